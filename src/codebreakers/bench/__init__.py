@@ -1,0 +1,1 @@
+"""Load benchmark: a separate-process asyncio client and the bare broadcast endpoint."""

@@ -1,0 +1,27 @@
+"""'Room R changed' notifications between server nodes; data always comes from the store.
+
+A message is small (`{"room": code, "room_version": n, "game_id": id, "game_version": v,
+"chat_seq": s}`); delivery is at-most-once, so receivers treat it as a hint to catch up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+Listener = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Bus(Protocol):
+    async def start(self, listener: Listener) -> None:
+        """Begin delivering every notification (this node's own included) to `listener`."""
+        ...
+
+    async def publish(self, message: dict[str, Any]) -> None: ...
+
+    async def close(self) -> None: ...
+
+    @property
+    def healthy(self) -> bool:
+        """False while the bus is disconnected (nodes then poll the store)."""
+        ...

@@ -1,0 +1,152 @@
+"""The `codebreakers` command: one entry point, each sub-command implemented in its own module.
+
+Sub-command modules are imported lazily so `codebreakers words stats` never pays for the server
+or the embedding model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+
+def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("serve", help="serve the site")
+    p.add_argument("--host", default=os.environ.get("CODEBREAKERS_HOST", "127.0.0.1"))
+    p.add_argument("--port", type=int, default=int(os.environ.get("CODEBREAKERS_PORT", "8000")))
+    p.add_argument(
+        "--db",
+        default=os.environ.get("CODEBREAKERS_DB"),
+        help="database URL (default: SQLite in the user's data directory)",
+    )
+    p.add_argument(
+        "--redis",
+        default=os.environ.get("CODEBREAKERS_REDIS"),
+        help="Redis URL for the bus between nodes (default: in-process bus)",
+    )
+    p.add_argument(
+        "--server",
+        choices=["uvicorn", "granian"],
+        default=os.environ.get("CODEBREAKERS_SERVER", "uvicorn"),
+        help="ASGI server",
+    )
+    p.add_argument(
+        "--public-url",
+        default=os.environ.get("CODEBREAKERS_PUBLIC_URL"),
+        help="the site's own URL as players reach it (for share links and the Origin check)",
+    )
+    p.add_argument(
+        "--log-level", default=os.environ.get("CODEBREAKERS_LOG_LEVEL", "info"), help="log level"
+    )
+
+
+def _simulate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("simulate", help="play many games without a server")
+    games = p.add_subparsers(dest="game", required=True)
+    d = games.add_parser("decrypto", help="random legal players, or bots with --bots")
+    d.add_argument("--games", type=int, default=100)
+    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--players", default="4", help="4..8, or 3 for the 3-player variant")
+    d.add_argument(
+        "--views", action="store_true", help="serialize every seat's view after each action"
+    )
+    d.add_argument("--bots", action="store_true", help="bot players instead of random ones")
+    d.add_argument("--level", default="hard", choices=["easy", "normal", "hard"])
+    d.add_argument("--opponent", default=None, help="level of the Black team, or 'baseline'")
+    d.add_argument("--lang", default="en", choices=["en", "fr", "ru", "ko"])
+    d.add_argument("--json", action="store_true")
+    m = games.add_parser("mastermind", help="the computer breaker against codes")
+    m.add_argument("--pegs", type=int, default=5)
+    m.add_argument("--colours", type=int, default=8)
+    m.add_argument("--all", action="store_true", help="every possible code")
+    m.add_argument("--games", type=int, default=100)
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--json", action="store_true")
+
+
+def _bot_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("bot", help="ask a Decrypto bot directly")
+    roles = p.add_subparsers(dest="role", required=True)
+    d = roles.add_parser("decode", help="which code do these clues point at")
+    d.add_argument("--lang", default="en", choices=["en", "fr", "ru", "ko"])
+    d.add_argument("--keywords", required=True, help="w1,w2,w3,w4")
+    d.add_argument("--clues", required=True, help="c1;c2;c3")
+    d.add_argument("--json", action="store_true")
+    c = roles.add_parser("clue", help="three clues for a code")
+    c.add_argument("--lang", default="en", choices=["en", "fr", "ru", "ko"])
+    c.add_argument("--keywords", required=True, help="w1,w2,w3,w4")
+    c.add_argument("--code", required=True, help="for example 4-2-1")
+    c.add_argument("--level", default="hard", choices=["easy", "normal", "hard"])
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--json", action="store_true")
+
+
+def _bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("bench", help="load benchmark against a server")
+    p.add_argument("--players", type=int, default=600)
+    p.add_argument("--duration", type=float, default=30.0)
+    p.add_argument("--url", default=None, help="a running server (default: start one)")
+    p.add_argument("--rate", type=float, default=None, help="target actions per second")
+    p.add_argument("--bare", action="store_true", help="measure the bare broadcast endpoint")
+    p.add_argument("--server", choices=["uvicorn", "granian"], default="uvicorn")
+    p.add_argument("--db", default=None)
+    p.add_argument("--redis", default=None)
+    p.add_argument("--nodes", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="codebreakers", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    _serve_parser(sub)
+    _simulate_parser(sub)
+    replay = sub.add_parser("replay", help="replay a game record and print its outcome as JSON")
+    replay.add_argument("file")
+    words = sub.add_parser("words", help="the keyword pools")
+    words_sub = words.add_subparsers(dest="words_command", required=True)
+    stats = words_sub.add_parser("stats", help="how many keywords each pool holds")
+    stats.add_argument("--json", action="store_true")
+    _bot_parser(sub)
+    _bench_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        from codebreakers.server.main import serve
+
+        return serve(args)
+    if args.command == "simulate" and args.game == "decrypto":
+        if args.bots:
+            from codebreakers.sim.decrypto_bots import run as run_bots
+
+            return run_bots(args)
+        from codebreakers.sim.decrypto import run as run_decrypto
+
+        return run_decrypto(args)
+    if args.command == "simulate":
+        from codebreakers.sim.mastermind import run as run_mastermind
+
+        return run_mastermind(args)
+    if args.command == "replay":
+        from codebreakers.sim.replay import run as run_replay
+
+        return run_replay(args)
+    if args.command == "words":
+        from codebreakers.sim.words import run as run_words
+
+        return run_words(args)
+    if args.command == "bot":
+        from codebreakers.bots.cli import run as run_bot
+
+        return run_bot(args)
+    from codebreakers.bench.main import run as run_bench
+
+    return run_bench(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""The game log behind one interface, so SQLite (default) and PostgreSQL are interchangeable.
+
+Rooms are small JSON documents updated with an optimistic version check; games are a setup plus
+an append-only list of actions whose `version` (1, 2, ...) is checked inside the transaction that
+appends, so two nodes can never both apply an action at the same version. Chat lines belong to a
+room and carry a per-room sequence number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRow:
+    code: str
+    game: str
+    data: JSON
+    version: int
+    public: bool
+    waiting: bool
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    version: int
+    seat: str
+    client_action_id: str | None
+    action: JSON
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: str
+    room_code: str
+    game: str
+    setup: JSON
+    created_at: float
+    over: bool
+    outcome: JSON | None
+    actions: list[ActionRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    seq: int
+    room_code: str
+    game_id: str | None
+    channel: str  # "all" or "team:<team name>"
+    seat: str | None  # None for spectators and system lines
+    name: str
+    text: str
+    at: float
+
+
+class AppendResult(Enum):
+    """Stable values: they reach logs and metrics."""
+
+    APPENDED = "appended"
+    VERSION_CONFLICT = "version_conflict"  # someone else appended at that version first
+    DUPLICATE = "duplicate"  # (game, seat, client_action_id) was already appended
+
+
+class Store(Protocol):
+    async def open(self) -> None:
+        """Connect and bring the schema to the newest Alembic revision."""
+        ...
+
+    async def close(self) -> None: ...
+
+    async def create_room(self, row: RoomRow) -> bool:
+        """False when the code is taken."""
+        ...
+
+    async def load_room(self, code: str) -> RoomRow | None: ...
+
+    async def update_room(
+        self,
+        code: str,
+        expected_version: int,
+        data: JSON,
+        *,
+        public: bool,
+        waiting: bool,
+        now: float,
+    ) -> bool:
+        """Replace the room's data when its version is still `expected_version` (then +1)."""
+        ...
+
+    async def list_rooms(self, *, public: bool, waiting: bool, limit: int) -> list[RoomRow]: ...
+
+    async def create_game(
+        self, game_id: str, room_code: str, game: str, setup: JSON, now: float
+    ) -> None: ...
+
+    async def load_game(self, game_id: str) -> GameRow | None:
+        """The game with every action, in version order."""
+        ...
+
+    async def append_action(self, game_id: str, row: ActionRow) -> AppendResult:
+        """Append `row` when the game's last version is `row.version - 1`, in one transaction."""
+        ...
+
+    async def actions_since(self, game_id: str, version: int) -> list[ActionRow]: ...
+
+    async def find_action(
+        self, game_id: str, seat: str, client_action_id: str
+    ) -> ActionRow | None: ...
+
+    async def finish_game(self, game_id: str, outcome: JSON) -> None: ...
+
+    async def live_games(self) -> list[str]:
+        """Ids of games not over, to re-arm timers and bots after a restart."""
+        ...
+
+    async def append_chat(
+        self,
+        room_code: str,
+        game_id: str | None,
+        channel: str,
+        seat: str | None,
+        name: str,
+        text: str,
+        at: float,
+    ) -> ChatLine:
+        """Store a line with the room's next sequence number."""
+        ...
+
+    async def chat_since(self, room_code: str, seq: int, limit: int = 500) -> list[ChatLine]: ...
+
+    async def chat_of_game(self, game_id: str) -> list[ChatLine]: ...
