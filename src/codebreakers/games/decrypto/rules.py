@@ -1,0 +1,109 @@
+"""`DecryptoRules`: the GameRules contract (games/base.py), wired to the modules implementing it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from codebreakers.games.base import JSON, SYSTEM_SEAT, Applied, Rejection, Viewer
+from codebreakers.games.decrypto import rejections as R
+from codebreakers.games.decrypto.clues import TranslationCheck
+from codebreakers.games.decrypto.deal import new_game, team_sizes
+from codebreakers.games.decrypto.ending import outcome_json
+from codebreakers.games.decrypto.options import check_options, to_options
+from codebreakers.games.decrypto.parse import parse_action
+from codebreakers.games.decrypto.play import draft, lock, note, propose, transmit
+from codebreakers.games.decrypto.state import OVER, ROUND, TEAMS, GameState
+from codebreakers.games.decrypto.tiebreak import accept_guess, guess_keywords, review_done
+from codebreakers.games.decrypto.timers import next_deadline, timeout
+from codebreakers.games.decrypto.view import build_view
+
+Handler = Callable[[GameState, str, int, dict[str, Any], float], Applied[GameState] | Rejection]
+
+_HANDLERS: dict[str, Handler] = {
+    "draft": draft,
+    "transmit": transmit,
+    "propose": propose,
+    "lock": lock,
+    "note": note,
+    "guess_keywords": guess_keywords,
+    "accept_guess": accept_guess,
+    "review_done": review_done,
+}
+
+
+class DecryptoRules:
+    """Decrypto as the server, the bots and the simulations see it.
+
+    `translation_check` is the optional hook behind the "looks like a translation" clue warning;
+    the engine itself ships no dictionary, so without a hook that warning never appears.
+    """
+
+    name = "decrypto"
+
+    def __init__(self, translation_check: TranslationCheck | None = None) -> None:
+        self.translation_check = translation_check
+
+    def check_options(self, options: Mapping[str, Any]) -> JSON | Rejection:
+        return check_options(options)
+
+    def team_sizes(self, options: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+        checked = check_options(options)
+        if isinstance(checked, Rejection):
+            checked = check_options({})
+            assert not isinstance(checked, Rejection)
+        return team_sizes(to_options(checked))
+
+    def new_game(self, setup: Mapping[str, Any]) -> GameState | Rejection:
+        return new_game(setup)
+
+    def parse_action(self, raw: Any) -> JSON | Rejection:
+        return parse_action(raw)
+
+    def apply(
+        self, state: GameState, seat: str, action: Mapping[str, Any], now: float
+    ) -> Applied[GameState] | Rejection:
+        if state.phase == OVER:
+            return R.reject(R.GAME_OVER)
+        kind = action["type"]
+        if kind == "timeout":
+            if seat != SYSTEM_SEAT:
+                return R.reject(R.SYSTEM_ONLY)
+            return timeout(state, now)
+        team = state.table.team_of.get(seat)
+        if team is None:
+            return R.reject(R.NOT_A_PLAYER)
+        return _HANDLERS[kind](state, seat, team, dict(action), now)
+
+    def view(self, state: GameState, viewer: Viewer) -> JSON:
+        can_team_chat = viewer.seat is not None and self.can_chat(state, viewer.seat, "team")
+        return build_view(state, viewer, can_team_chat, self.translation_check)
+
+    def next_deadline(self, state: GameState) -> float | None:
+        return next_deadline(state)
+
+    def is_over(self, state: GameState) -> bool:
+        return state.phase == OVER
+
+    def outcome(self, state: GameState) -> JSON | None:
+        return outcome_json(state.outcome) if state.outcome is not None else None
+
+    def can_chat(self, state: GameState, seat: str, channel: str) -> bool:
+        """All chat is open to everyone; team chat to teammates, except a straight-faced encryptor.
+
+        The encryptor may not write in team chat from the moment its clues are public until its
+        team has locked the decode (RULES.md "A round", step 3).
+        """
+        if channel == "all":
+            return True
+        team = state.table.team_of.get(seat)
+        if channel != "team" or team is None:
+            return False
+        if state.phase != ROUND:
+            return True
+        t = state.current.transmissions[team]
+        return t is None or t.encryptor != seat or t.read_at is None or t.decode.locked
+
+    def seat_team(self, state: GameState, seat: str) -> str | None:
+        team = state.table.team_of.get(seat)
+        return TEAMS[team] if team is not None else None

@@ -1,0 +1,194 @@
+"""What one viewer may see, built by listing it field by field (never by deleting secrets).
+
+Who sees what (docs/views.md): a team sees its own keywords; a code goes to its encryptor until
+the reveal; a team's proposals and locked answers stay with that team until the reveal (proposals
+for good); spectators see what the enemy of both teams sees; open spectators, and everyone once
+the game is over, see every keyword and code. The seed is never listed.
+"""
+
+from __future__ import annotations
+
+from codebreakers.games.base import JSON, Viewer
+from codebreakers.games.decrypto.clues import TranslationCheck, clue_warnings
+from codebreakers.games.decrypto.ending import matches, outcome_json
+from codebreakers.games.decrypto.state import (
+    OVER,
+    ROUND,
+    TEAMS,
+    TIEBREAK_GUESS,
+    TIEBREAK_REVIEW,
+    Answer,
+    GameState,
+    Transmission,
+)
+from codebreakers.games.decrypto.timers import deadlines, interception_opened
+
+
+def _code(code: tuple[int, ...] | None) -> list[int] | None:
+    return list(code) if code is not None else None
+
+
+class _Sight:
+    """The viewer's standing in one state: which team, whether every secret is open to it."""
+
+    __slots__ = ("all", "seat", "team")
+
+    def __init__(self, state: GameState, viewer: Viewer) -> None:
+        self.seat = viewer.seat
+        self.team = state.table.team_of.get(viewer.seat) if viewer.seat is not None else None
+        self.all = viewer.open_spectator or state.phase == OVER
+
+
+def _answer(answer: Answer, answering: int, revealed: bool, sight: _Sight) -> JSON:
+    ours = sight.all or sight.team == answering
+    return {
+        "proposals": {seat: list(code) for seat, code in answer.proposals} if ours else None,
+        "locked": answer.locked,
+        "code": _code(answer.code) if ours or revealed else None,
+    }
+
+
+def _transmission(
+    state: GameState, t: Transmission, sight: _Sight, check: TranslationCheck | None
+) -> JSON:
+    writer = sight.seat == t.encryptor
+    status = "revealed" if t.revealed else ("decoding" if t.clues is not None else "writing")
+    interception: JSON = {"due": t.interception is not None}
+    if t.interception is not None:
+        interception |= _answer(t.interception, 1 - t.team, t.revealed, sight)
+    else:
+        interception |= {"proposals": None, "locked": False, "code": None}
+    drafting = t.draft is not None and (writer or sight.all)
+    keywords = state.table.keywords[t.team]
+    return {
+        "encryptor": t.encryptor,
+        "decider": t.decider,
+        "status": status,
+        "read_out": t.read_at is not None,
+        "clues": list(t.clues)
+        if t.clues is not None and (t.read_at is not None or writer or sight.all)
+        else None,
+        "code": list(t.code) if writer or t.revealed or sight.all else None,
+        "draft": list(t.draft) if drafting and t.draft is not None else None,
+        "clue_warnings": [clue_warnings(c, keywords, state.used_clues, check) for c in t.draft]
+        if drafting and t.draft is not None
+        else None,
+        "decode": _answer(t.decode, t.team, t.revealed, sight),
+        "interception": interception,
+        "result": {"decoded": t.decoded, "intercepted": t.intercepted} if t.revealed else None,
+    }
+
+
+def role(state: GameState, seat: str | None) -> str | None:
+    """The seat's role this round: encryptor, decider or member (None for a spectator)."""
+    team = state.table.team_of.get(seat) if seat is not None else None
+    if team is None:
+        return None
+    number = state.current.number
+    if state.table.transmits[team] and state.table.encryptor(team, number) == seat:
+        return "encryptor"
+    return "decider" if state.table.decider(team, number) == seat else "member"
+
+
+def waiting_for(state: GameState) -> list[JSON]:
+    """Who the game waits for, and to do what."""
+    table = state.table
+    number = state.current.number
+    tasks: list[JSON] = []
+    if state.phase == ROUND:
+        rnd = state.current
+        for t in rnd.transmissions:
+            if t is None:
+                continue
+            if t.clues is None:
+                tasks.append({"seat": t.encryptor, "task": "transmit"})
+            elif t.read_at is not None and not t.decode.locked:
+                tasks.append({"seat": t.decider, "task": "lock_own"})
+            opened = interception_opened(rnd, t, table.options.classic)
+            if opened is not None and t.interception is not None and not t.interception.locked:
+                tasks.append({"seat": table.decider(1 - t.team, number), "task": "lock_enemy"})
+    elif state.phase == TIEBREAK_GUESS and state.tiebreak is not None:
+        for team in (0, 1):
+            if state.tiebreak.guesses[team] is None:
+                tasks.append({"seat": table.decider(team, number), "task": "guess_keywords"})
+    elif state.phase == TIEBREAK_REVIEW and state.tiebreak is not None:
+        for team in (0, 1):
+            if not state.tiebreak.reviewed[team]:
+                tasks += [{"seat": seat, "task": "review"} for seat in table.seats[team]]
+    return tasks
+
+
+def _tiebreak(state: GameState, sight: _Sight) -> JSON | None:
+    tb = state.tiebreak
+    if tb is None:
+        return None
+    public = sight.all or state.phase != TIEBREAK_GUESS
+    return {
+        "cause": tb.cause,
+        "guesses": {
+            TEAMS[team]: list(guesses)
+            if guesses is not None and (public or sight.team == team)
+            else None
+            for team, guesses in enumerate(tb.guesses)
+        },
+        "matches": {TEAMS[team]: list(matches(state, team)) if public else None for team in (0, 1)},
+        "reviewed": {TEAMS[team]: tb.reviewed[team] for team in (0, 1)},
+    }
+
+
+def _options(state: GameState) -> JSON:
+    listed = state.table.options.to_json()
+    custom = listed["custom_words"]
+    # The host's list is a superset of both teams' keywords: only its size is shown.
+    listed["custom_words"] = None
+    listed["custom_word_count"] = len(custom) if custom is not None else None
+    return listed
+
+
+def build_view(
+    state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
+) -> JSON:
+    """The JSON view for `viewer` (see docs/views.md)."""
+    table = state.table
+    sight = _Sight(state, viewer)
+    own_notes = state.notes.get(viewer.seat, ()) if viewer.seat is not None else ()
+    return {
+        "game": "decrypto",
+        "options": _options(state),
+        "phase": state.phase,
+        "round": state.current.number,
+        "max_rounds": table.options.max_rounds,
+        "you": {
+            "seat": viewer.seat if sight.team is not None else None,
+            "team": TEAMS[sight.team] if sight.team is not None else None,
+            "role": role(state, viewer.seat),
+            "can_team_chat": can_team_chat,
+        },
+        "teams": {
+            TEAMS[team]: {
+                "seats": list(table.seats[team]),
+                "keywords": list(table.keywords[team]) if sight.all or sight.team == team else None,
+                "tokens": {
+                    "interception": state.tokens[team][0],
+                    "miscommunication": state.tokens[team][1],
+                },
+                "transmits": table.transmits[team],
+            }
+            for team in (0, 1)
+        },
+        "rounds": [
+            {
+                "number": rnd.number,
+                "transmissions": {
+                    TEAMS[team]: _transmission(state, t, sight, check) if t is not None else None
+                    for team, t in enumerate(rnd.transmissions)
+                },
+            }
+            for rnd in state.rounds
+        ],
+        "deadlines": [deadline.to_json() for deadline in deadlines(state)],
+        "notes": {str(i): text for i, text in enumerate(own_notes, start=1) if text},
+        "waiting_for": waiting_for(state),
+        "tiebreak": _tiebreak(state, sight),
+        "outcome": outcome_json(state.outcome) if state.outcome is not None else None,
+    }
