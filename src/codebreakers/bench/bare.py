@@ -1,0 +1,115 @@
+"""The bare broadcast endpoint: the ceiling the real server's fan-out is compared against.
+
+It runs on the same stack as `codebreakers serve` (Starlette under uvicorn or granian, same
+WebSocket settings) and does the least a game server must do: each text a client sends is
+answered by one JSON text of about the size of a game view, pushed to every member of the
+sender's group. No rooms, no rules, no store, no per-seat views: whatever our server costs beyond
+this is the price of the game itself.
+
+Run it as `python -m codebreakers.bench.bare --port P --server uvicorn|granian`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from codebreakers.bench.runtime import raise_nofile, tune_gc
+
+SIZE_ENV = "CODEBREAKERS_BARE_SIZE"
+DEFAULT_SIZE = 1600
+_ENVELOPE = len(msgspec.json.encode({"type": "view", "id": 0, "pad": ""}))
+_PAD = "x" * max(0, int(os.environ.get(SIZE_ENV, DEFAULT_SIZE)) - _ENVELOPE - 6)
+
+_groups: dict[str, set[WebSocket]] = {}
+
+
+async def _health(request: object) -> PlainTextResponse:
+    return PlainTextResponse("ok")
+
+
+async def _broadcast(ws: WebSocket) -> None:
+    """Join the group in the path; fan every received text out to the whole group."""
+    group = ws.path_params["group"]
+    await ws.accept()
+    members = _groups.setdefault(group, set())
+    members.add(ws)
+    try:
+        while True:
+            text = await ws.receive_text()
+            payload = msgspec.json.encode({"type": "view", "id": int(text), "pad": _PAD}).decode()
+            for member in tuple(members):
+                await member.send_text(payload)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        members.discard(ws)
+        if not members:
+            _groups.pop(group, None)
+
+
+@asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    tune_gc()
+    yield
+
+
+app = Starlette(
+    routes=[Route("/healthz", _health), WebSocketRoute("/bare/{group}", _broadcast)],
+    lifespan=_lifespan,
+)
+
+TARGET = "codebreakers.bench.bare:app"
+
+
+def serve(host: str, port: int, server: str) -> None:
+    """Serve `app` under the chosen ASGI server with the bench's connection-friendly settings."""
+    raise_nofile(65_536)
+    if server == "granian":
+        from granian import Granian
+        from granian.constants import Interfaces
+        from granian.log import LogLevels
+
+        Granian(
+            TARGET,
+            address=host,
+            port=port,
+            interface=Interfaces.ASGI,
+            workers=1,
+            websockets=True,
+            backlog=4096,
+            log_level=LogLevels.warning,
+        ).serve()
+        return
+    import uvicorn
+
+    uvicorn.run(
+        TARGET,
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        backlog=4096,
+        log_level="warning",
+        access_log=False,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--server", choices=["uvicorn", "granian"], default="uvicorn")
+    args = parser.parse_args()
+    serve(args.host, args.port, args.server)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+"""The load generator: a separate process that plays N players against one or more servers.
+
+Run by `codebreakers bench` as `python -m codebreakers.bench.loadgen ...`. It talks to its parent
+in JSON lines on stdout: `ready` once every table is seated and idle, then it waits for `go` on
+stdin (the parent measures the idle server meanwhile), warms up for one pacing interval, measures
+for `--duration` seconds (`done`), lets in-flight actions finish and prints `result`.
+
+Pacing: each table acts once every `tables / rate` seconds, starting at a random phase so the
+load is even; a table never has two actions in flight, so when the server falls behind the
+achieved `actions_per_s` falls below the target instead of queueing without bound.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import random
+import sys
+import time
+from typing import Any, Protocol
+
+import uvloop
+
+from codebreakers.bench.bare_table import BareTable
+from codebreakers.bench.runtime import raise_nofile, tune_gc
+from codebreakers.bench.stats import Stats
+
+SEATS = 6
+CONNECT_CONCURRENCY = 200
+ACTION_TIMEOUT_S = 10.0
+DRAIN_S = 5.0
+
+
+class Table(Protocol):
+    @property
+    def players(self) -> int: ...
+
+    async def open(self, gate: asyncio.Semaphore, player_index: int) -> None: ...
+
+    async def act(self, timeout: float) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+def emit(event: str, **fields: Any) -> None:
+    print(json.dumps({"event": event, **fields}), flush=True)
+
+
+def make_tables(args: argparse.Namespace, stats: Stats) -> list[Table]:
+    count = max(1, math.ceil(args.players / SEATS))
+    if args.bare:
+        return [BareTable(args.urls, n, SEATS, stats) for n in range(count)]
+    from codebreakers.bench.decrypto_table import DecryptoTable
+
+    return [DecryptoTable(args.urls, n, SEATS, stats) for n in range(count)]
+
+
+async def _pace(
+    table: Table, interval: float, phase: float, stop: asyncio.Event, stats: Stats
+) -> None:
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(phase)
+    next_at = loop.time()
+    while not stop.is_set():
+        try:
+            await table.act(ACTION_TIMEOUT_S)
+        except Exception as exc:  # a broken table stops; the count says how many did
+            stats.error(f"table_{type(exc).__name__}")
+            return
+        next_at += interval
+        delay = next_at - loop.time()
+        if delay <= 0:
+            next_at = loop.time()
+            continue
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), delay)
+
+
+async def _open_all(tables: list[Table], stats: Stats) -> list[Table]:
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    results = await asyncio.gather(
+        *(t.open(gate, i * SEATS) for i, t in enumerate(tables)), return_exceptions=True
+    )
+    ready = []
+    for table, result in zip(tables, results, strict=True):
+        if isinstance(result, BaseException):
+            stats.error(f"open_{type(result).__name__}")
+        else:
+            ready.append(table)
+    return ready
+
+
+async def run(args: argparse.Namespace) -> None:
+    stats = Stats()
+    t0 = time.perf_counter()
+    tables = await _open_all(make_tables(args, stats), stats)
+    players = sum(t.players for t in tables)
+    setup_s = round(time.perf_counter() - t0, 2)
+    emit("ready", players_connected=players, setup_s=setup_s, errors=stats.errors)
+    tune_gc()
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+
+    rate = args.rate or players / 10
+    interval = max(0.001, len(tables) / rate) if tables else 1.0
+    stop = asyncio.Event()
+    rng = random.Random(0)
+    pacers = [
+        asyncio.create_task(_pace(t, interval, rng.uniform(0, interval), stop, stats))
+        for t in tables
+    ]
+    await asyncio.sleep(min(interval, 5.0))
+    cpu0 = time.process_time()
+    stats.start()
+    emit("measuring")
+    await asyncio.sleep(args.duration)
+    stats.stop()
+    cpu = (time.process_time() - cpu0) / (stats.stopped - stats.started)
+    emit("done")
+    stop.set()
+    await asyncio.wait(pacers, timeout=ACTION_TIMEOUT_S + DRAIN_S)
+    still_open = players - stats.closed
+    emit(
+        "result",
+        players_connected=still_open,
+        players_opened=players,
+        tables=len(tables),
+        rate_target=round(rate, 1),
+        loadgen_cpu=round(cpu, 3),
+        **stats.summary(),
+    )
+    with contextlib.suppress(TimeoutError):  # the kernel closes whatever is left at exit
+        await asyncio.wait_for(asyncio.gather(*(t.close() for t in tables)), DRAIN_S)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--urls", required=True, help="comma-separated http://host:port of nodes")
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--duration", type=float, required=True)
+    parser.add_argument("--rate", type=float, default=None)
+    parser.add_argument("--bare", action="store_true")
+    args = parser.parse_args()
+    args.urls = args.urls.split(",")
+    raise_nofile(args.players + 1_024)
+    uvloop.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+"""`codebreakers bench`: start the server(s), run the load generator beside them, report.
+
+The load generator is a separate process so that its CPU is not the server's; this process only
+starts things, samples the servers' memory and CPU with psutil at the moments the load generator
+announces (`ready`: everyone seated and idle; `measuring` .. `done`: the measured window) and
+prints one JSON object (or a short table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import IO, Any
+
+import psutil
+
+from codebreakers.bench.runtime import raise_nofile
+from codebreakers.bench.servers import ServerSet, start_servers, temp_workdir
+
+SETTLE_S_PER_PLAYER = 1 / 4_000  # time for the server to finish the last joins before sampling
+SAMPLE_EVERY_S = 0.5
+
+
+def _read_event(stream: IO[str], name: str) -> dict[str, Any]:
+    for line in stream:
+        if line.startswith("{"):
+            event: dict[str, Any] = json.loads(line)
+            if event.get("event") == name:
+                return event
+    raise RuntimeError(f"the load generator ended before '{name}'")
+
+
+class _PeakRss(threading.Thread):
+    """The largest server RSS seen while the load runs."""
+
+    def __init__(self, servers: ServerSet) -> None:
+        super().__init__(daemon=True)
+        self.servers = servers
+        self.peak = 0
+        self.halt = threading.Event()
+
+    def run(self) -> None:
+        while not self.halt.wait(SAMPLE_EVERY_S):
+            self.peak = max(self.peak, self.servers.rss())
+
+
+def _loadgen_command(args: argparse.Namespace, urls: list[str]) -> list[str]:
+    cmd = [sys.executable, "-m", "codebreakers.bench.loadgen", "--urls", ",".join(urls)]
+    cmd += ["--players", str(args.players), "--duration", str(args.duration)]
+    if args.rate:
+        cmd += ["--rate", str(args.rate)]
+    if args.bare:
+        cmd.append("--bare")
+    return cmd
+
+
+def _measure(
+    args: argparse.Namespace, urls: list[str], servers: ServerSet | None
+) -> dict[str, Any]:
+    rss_base = servers.rss() if servers else 0
+    gen = subprocess.Popen(
+        _loadgen_command(args, urls), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert gen.stdin is not None and gen.stdout is not None
+    try:
+        ready = _read_event(gen.stdout, "ready")
+        time.sleep(min(3.0, 0.5 + ready["players_connected"] * SETTLE_S_PER_PLAYER))
+        rss_idle = servers.rss() if servers else 0
+        gen.stdin.write("go\n")
+        gen.stdin.flush()
+        _read_event(gen.stdout, "measuring")
+        peak = _PeakRss(servers) if servers else None
+        if peak:
+            peak.start()
+        cpu0, machine0, t0 = (
+            (servers.cpu_seconds() if servers else 0.0),
+            psutil.cpu_times(),
+            time.monotonic(),
+        )
+        _read_event(gen.stdout, "done")
+        cpu1, machine1, t1 = (
+            (servers.cpu_seconds() if servers else 0.0),
+            psutil.cpu_times(),
+            time.monotonic(),
+        )
+        if peak:
+            peak.halt.set()
+        result = _read_event(gen.stdout, "result")
+        gen.wait(timeout=30)
+    finally:
+        if gen.poll() is None:
+            gen.kill()
+            gen.wait()
+    players = max(1, ready["players_connected"])
+    busy = sum(machine1) - sum(machine0) - (machine1.idle - machine0.idle)
+    report: dict[str, Any] = {
+        "mode": "bare" if args.bare else "decrypto",
+        "server": args.server if servers else None,
+        "nodes": len(urls),
+        "players_requested": args.players,
+        **{k: v for k, v in result.items() if k != "event"},
+        "setup_s": ready["setup_s"],
+    }
+    if servers:
+        report |= {
+            "server_cpu": round((cpu1 - cpu0) / (t1 - t0), 3),
+            "machine_cpu_busy": round(busy / (t1 - t0), 3),
+            "server_rss_mib": {
+                "before": round(rss_base / 2**20, 1),
+                "idle": round(rss_idle / 2**20, 1),
+                "peak": round(max(peak.peak if peak else 0, rss_idle) / 2**20, 1),
+            },
+            "server_rss_per_player_kib": round((rss_idle - rss_base) / players / 1024, 1),
+        }
+    return report
+
+
+def _print_table(report: dict[str, Any]) -> None:
+    lat = report["latency_ms"]
+    rows = [
+        ("mode", f"{report['mode']} ({report['server'] or 'external'}, {report['nodes']} node(s))"),
+        ("players connected", report["players_connected"]),
+        ("actions/s", f"{report['actions_per_s']} (target {report['rate_target']})"),
+        ("pushes/s", report["pushes_per_s"]),
+        ("latency ms", f"p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  max {lat['max']}"),
+        ("incomplete actions", report["incomplete_actions"]),
+        ("server CPU (cores)", report.get("server_cpu")),
+        ("load generator CPU", report["loadgen_cpu"]),
+        ("server KiB/idle player", report.get("server_rss_per_player_kib")),
+        ("errors", report["errors"] or "none"),
+    ]
+    for name, value in rows:
+        print(f"{name:>24}  {value}")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.nodes > 1 and not args.url and not (args.redis and args.db):
+        print("bench: --nodes > 1 needs --db (shared) and --redis", file=sys.stderr)
+        return 2
+    raise_nofile(args.players * 2 + 4_096)
+    if args.url:
+        report = _measure(args, args.url.split(","), None)
+    else:
+        with temp_workdir() as tmp:
+            servers = start_servers(
+                bare=args.bare,
+                server=args.server,
+                nodes=args.nodes,
+                db=args.db,
+                redis=args.redis,
+                workdir=Path(tmp),
+            )
+            try:
+                report = _measure(args, servers.urls, servers)
+            except BaseException:
+                print(servers.log_tail(), file=sys.stderr)
+                raise
+            finally:
+                servers.stop()
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        _print_table(report)
+    return 0

@@ -1,0 +1,157 @@
+"""Starting the servers under test as child processes, and watching their memory and CPU.
+
+The bench starts its own servers unless given `--url`, so that one command reproduces a figure:
+`codebreakers serve` on a free loopback port with a throw-away SQLite database (or the given
+PostgreSQL and Redis, one process per node), or the bare broadcast endpoint.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import psutil
+
+START_TIMEOUT_S = 60.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class ServerSet:
+    """The server processes of one run: their URLs, and their whole process trees for sampling."""
+
+    urls: list[str]
+    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    logs: list[Path] = field(default_factory=list)
+    _seen: dict[int, psutil.Process] = field(default_factory=dict)
+
+    def _tree(self) -> list[psutil.Process]:
+        """Every live process of every server (granian runs its workers as children)."""
+        found = []
+        for proc in self.procs:
+            try:
+                root = self._seen.setdefault(proc.pid, psutil.Process(proc.pid))
+                found.append(root)
+                for child in root.children(recursive=True):
+                    found.append(self._seen.setdefault(child.pid, child))
+            except psutil.NoSuchProcess:
+                continue
+        return found
+
+    def rss(self) -> int:
+        total = 0
+        for p in self._tree():
+            try:
+                total += p.memory_info().rss
+            except psutil.NoSuchProcess:
+                continue
+        return total
+
+    def cpu_seconds(self) -> float:
+        total = 0.0
+        for p in self._tree():
+            try:
+                times = p.cpu_times()
+            except psutil.NoSuchProcess:
+                continue
+            total += times.user + times.system
+        return total
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def log_tail(self, lines: int = 20) -> str:
+        out = []
+        for log in self.logs:
+            text = log.read_text(errors="replace").splitlines()[-lines:]
+            out.append(f"--- {log.name}\n" + "\n".join(text))
+        return "\n".join(out)
+
+
+def _command(bare: bool, server: str, port: int, db: str | None, redis: str | None) -> list[str]:
+    if bare:
+        return [
+            sys.executable,
+            "-m",
+            "codebreakers.bench.bare",
+            "--port",
+            str(port),
+            "--server",
+            server,
+        ]
+    cmd = [sys.executable, "-m", "codebreakers.cli", "serve", "--host", "127.0.0.1"]
+    cmd += ["--port", str(port), "--server", server, "--log-level", "warning"]
+    if db:
+        cmd += ["--db", db]
+    if redis:
+        cmd += ["--redis", redis]
+    return cmd
+
+
+def start_servers(
+    *, bare: bool, server: str, nodes: int, db: str | None, redis: str | None, workdir: Path
+) -> ServerSet:
+    """Start `nodes` servers and wait until each answers HTTP."""
+    if db is None and not bare:
+        db = f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
+    ports = [free_port() for _ in range(nodes)]
+    servers = ServerSet(urls=[f"http://127.0.0.1:{p}" for p in ports])
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    for n, port in enumerate(ports):
+        log = workdir / f"server-{n}.log"
+        servers.logs.append(log)
+        with log.open("wb") as out:
+            servers.procs.append(
+                subprocess.Popen(
+                    _command(bare, server, port, db, redis),
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    env=env,
+                )
+            )
+    try:
+        for url, proc in zip(servers.urls, servers.procs, strict=True):
+            _wait_until_up(url, "/healthz" if bare else "/", proc)
+    except BaseException:
+        servers.stop()
+        raise
+    return servers
+
+
+def _wait_until_up(url: str, path: str, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server at {url} exited with {proc.returncode}")
+        try:
+            if httpx.get(url + path, timeout=2.0).status_code < 500:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"server at {url} did not answer within {START_TIMEOUT_S:.0f} s")
+
+
+def temp_workdir() -> tempfile.TemporaryDirectory[str]:
+    return tempfile.TemporaryDirectory(prefix="codebreakers-bench-")

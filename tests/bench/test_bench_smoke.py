@@ -1,0 +1,61 @@
+"""`codebreakers bench` end to end at toy size: it starts a server, plays, and reports sane numbers.
+
+No figure is compared with a target here (performance is measured by the command itself, see
+docs/performance.md); these tests only prove that each mode runs and that what it reports is
+consistent with what it did.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+KEYS = {
+    "players_connected",
+    "actions_per_s",
+    "pushes_per_s",
+    "latency_ms",
+    "server_rss_per_player_kib",
+    "server_cpu",
+    "loadgen_cpu",
+}
+
+
+def bench(*extra: str) -> dict:
+    cmd = [sys.executable, "-m", "codebreakers.cli", "bench", "--players", "12"]
+    cmd += ["--duration", "3", "--rate", "6", "--json", *extra]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+def check_report(report: dict, pushes_per_action: int) -> None:
+    assert report.keys() >= KEYS
+    assert report["players_connected"] == 12
+    assert report["errors"] == {}
+    assert report["incomplete_actions"] == 0
+    assert report["actions_per_s"] > 0
+    # every action reaches every member of its table at least once
+    assert report["pushes_per_s"] >= pushes_per_action * report["actions_per_s"] * 0.75
+    lat = report["latency_ms"]
+    assert lat["count"] == report["actions"] > 0
+    assert 0 < lat["p50"] <= lat["p95"] <= lat["p99"] <= lat["max"]
+    assert report["server_cpu"] > 0
+    assert report["server_rss_mib"]["idle"] > 0
+
+
+def test_bare_mode_reports_its_broadcasts() -> None:
+    report = bench("--bare")
+    check_report(report, pushes_per_action=6)
+    assert report["mode"] == "bare"
+    assert report["pushes_per_s"] == pytest.approx(6 * report["actions_per_s"], rel=0.25)
+    assert 1_400 <= report["push_bytes_avg"] <= 1_800
+
+
+def test_bare_mode_under_granian() -> None:
+    report = bench("--bare", "--server", "granian")
+    check_report(report, pushes_per_action=6)
+    assert report["server"] == "granian"
