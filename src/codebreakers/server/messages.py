@@ -23,13 +23,14 @@ Count = Annotated[int, msgspec.Meta(ge=0)]
 Text = Annotated[str, msgspec.Meta(max_length=MAX_FRAME_BYTES)]
 
 
-class _Client(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, frozen=True):
+class _Client(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
     """Base of every client message; unknown fields are refused so typos don't pass silently."""
 
 
 class Hello(_Client, tag="hello"):
     room: Short
     token: Short | None = None
+    game_id: Short | None = None
     game_version: Count | None = None
     chat_seq: Count | None = None
 
@@ -124,13 +125,10 @@ ClientMessage = (
     | Start
     | Rematch
 )
-CLIENT_TYPES: frozenset[str] = frozenset(
-    t.__struct_config__.tag  # type: ignore[misc]
-    for t in ClientMessage.__args__  # type: ignore[attr-defined]
-)
+CLIENT_TYPES: frozenset[str] = frozenset(t.__struct_config__.tag for t in ClientMessage.__args__)
 
 
-class _Server(msgspec.Struct, tag_field="type", frozen=True):
+class _Server(msgspec.Struct, tag_field="type"):
     """Base of every server message."""
 
 
@@ -158,7 +156,7 @@ class Error(_Server, tag="error"):
 
 
 class Room(_Server, tag="room"):
-    room: dict[str, Any]
+    room: Any  # the description, usually pre-encoded once as msgspec.Raw for every socket
     you: str | None
 
 
@@ -168,7 +166,7 @@ class View(_Server, tag="view"):
     view: dict[str, Any]
 
 
-class ChatLineOut(msgspec.Struct, frozen=True):
+class ChatLineOut(msgspec.Struct):
     seq: int
     channel: str
     team: str | None

@@ -1,0 +1,106 @@
+"""Drives a room's bot seats: after each change, ask the bots (one move at a time) what to do.
+
+A bot gets exactly its seat's view and its move goes through the same path as a person's
+(parse, apply, store, push), so it can neither cheat nor corrupt a game. `decide` may take a
+few hundred milliseconds, so it runs in a worker thread; the pause before a move is a setting
+(a human-like rhythm in play, zero in tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from codebreakers.bots.base import Bot
+from codebreakers.server.config import BotFactory
+from codebreakers.server.errors import Refused
+
+if TYPE_CHECKING:
+    from codebreakers.server.hub import RoomHub
+
+log = logging.getLogger(__name__)
+
+
+class BotDriver:
+    __slots__ = ("_again", "_bots", "_delay", "_hub", "_make", "_task")
+
+    def __init__(self, hub: RoomHub, make: BotFactory, delay: float) -> None:
+        self._hub = hub
+        self._make = make
+        self._delay = delay
+        self._bots: dict[tuple[str, str], Bot] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._again = False
+
+    def poke(self) -> None:
+        """Something changed: make sure the bots get a look at the new state."""
+        if self._task is not None and not self._task.done():
+            self._again = True
+            return
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _run(self) -> None:
+        while True:
+            self._again = False
+            try:
+                moved = await self._step()
+            except Exception:
+                log.exception("room %s: a bot failed", self._hub.code)
+                return
+            if not moved and not self._again:
+                return
+
+    def _bot_seats(self) -> list[str]:
+        hub = self._hub
+        runner = hub.runner
+        if runner is None or runner.over or hub.data["status"] != "playing":
+            return []
+        players = hub.data["players"]
+        seats = [s for team in runner.setup["teams"].values() for s in team]
+        return [s for s in seats if players.get(s, {}).get("kind") == "bot"]
+
+    def _bot(self, game_id: str, seat: str) -> Bot:
+        key = (game_id, seat)
+        if key not in self._bots:
+            hub = self._hub
+            runner = hub.runner
+            assert runner is not None
+            options: dict[str, Any] = runner.setup["options"]
+            self._bots = {k: b for k, b in self._bots.items() if k[0] == game_id}
+            self._bots[key] = self._make(
+                hub.data["game"],
+                level=hub.data["players"][seat]["level"],
+                lang=options.get("words", "en"),
+                seed=(runner.setup["seed"] + sum(map(ord, seat))) % 2**62,
+                seat=seat,
+            )
+        return self._bots[key]
+
+    async def _step(self) -> bool:
+        """Let the first bot that wants to move make one move; True if one did."""
+        hub = self._hub
+        for seat in self._bot_seats():
+            runner = hub.runner
+            assert runner is not None
+            version, game_id = runner.version, runner.game_id
+            move = await asyncio.to_thread(
+                self._bot(game_id, seat).decide, runner.view(seat, False)
+            )
+            if move is None:
+                continue
+            await asyncio.sleep(self._delay)
+            if hub.runner is not runner or runner.version != version:
+                return True  # the game moved on while this bot thought: look again
+            try:
+                await hub.act_as_bot(seat, move.action, f"bot-{version}", move.chat)
+            except Refused as refused:
+                log.warning("room %s: bot %s move refused: %s", hub.code, seat, refused)
+                continue
+            await hub.publish()
+            return True
+        return False

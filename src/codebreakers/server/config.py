@@ -1,0 +1,37 @@
+"""What a server node is made of: its settings and the ports it talks through.
+
+The app factory and the room hubs receive these instead of reaching for globals, so tests build
+a node with a temporary store, a fake clock or no bot delay, and multi-node runs share nothing
+but the store and the bus.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from codebreakers.bots.base import Bot
+from codebreakers.bus.base import Bus
+from codebreakers.games.base import GameRules
+from codebreakers.store.base import Store
+
+# make_bot(game, *, level, lang, seed, seat) -> Bot, from codebreakers.bots.registry
+BotFactory = Callable[..., Bot]
+BOT_LEVELS = ("easy", "normal", "hard")
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    public_url: str | None = None  # the site's own URL: share links and the Origin check
+    bot_delay_s: float = 1.2  # a human-like pause before each bot move (0 in tests)
+
+
+@dataclass(frozen=True, slots=True)
+class Ports:
+    store: Store
+    bus: Bus
+    rules: Mapping[str, GameRules[Any]]
+    make_bot: BotFactory | None = None
+    clock: Callable[[], float] = field(default=time.time)

@@ -1,0 +1,464 @@
+"""A room as this node holds it: its document, its current game's runner, its sockets.
+
+Every change goes the same way, under the room's lock: check, store (version-checked), adopt,
+push to this node's sockets, then announce on the bus once the lock is released. A notice from
+the bus (another node's change, or this node's own echo) makes the hub read from the store only
+what it lacks, so one node and many behave alike and the author of a change reads nothing back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from codebreakers.games.base import SYSTEM_SEAT, Rejection
+from codebreakers.server import chat, rooms
+from codebreakers.server.config import Ports, ServerConfig
+from codebreakers.server.connection import Connection
+from codebreakers.server.errors import Refused
+from codebreakers.server.messages import (
+    Ack,
+    ChatLines,
+    Error,
+    Hello,
+    Joined,
+    Room,
+    View,
+    Welcome,
+    encode,
+)
+from codebreakers.server.ratelimit import Bucket
+from codebreakers.server.runner import GameRunner
+from codebreakers.server.tokens import new_token, token_hash
+from codebreakers.store.base import ChatLine, RoomRow
+
+log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+RoomOp = Callable[[JSON, str], JSON]
+RETRIES = 3
+CHAT_BACKLOG = 500
+REMEMBERED_CHAT_IDS = 32
+
+
+class RoomHub:
+    def __init__(self, ports: Ports, config: ServerConfig, row: RoomRow) -> None:
+        self.ports = ports
+        self.config = config
+        self.code = row.code
+        self.data = row.data
+        self.version = row.version
+        self.created_at = row.created_at
+        self.rules = ports.rules[row.game]
+        self.runner: GameRunner | None = None
+        self.chat_seq = 0
+        self.conns: dict[str | None, set[Connection]] = {}
+        self.lock = asyncio.Lock()
+        self._chat_ids: dict[str, OrderedDict[str, None]] = {}
+        self._chat_buckets: dict[str, Bucket] = {}
+        # Called after every change of the current game (timers, bots); set by the node.
+        self.on_game_change: Callable[[RoomHub], None] = lambda hub: None
+
+    # Loading and catching up
+
+    async def load(self) -> None:
+        """Fold the current game and find the last chat line; finish a game found over."""
+        store = self.ports.store
+        if self.data["game_id"]:
+            row = await store.load_game(self.data["game_id"])
+            if row is None:
+                raise RuntimeError(f"room {self.code} names a missing game")
+            self.runner = GameRunner.from_row(self.rules, row)
+        while lines := await store.chat_since(self.code, self.chat_seq, CHAT_BACKLOG):
+            self.chat_seq = lines[-1].seq
+        if self.runner and self.runner.over and self.data["status"] == "playing":
+            await self._finish()  # the server stopped between the last action and this
+
+    async def on_notice(self, notice: JSON) -> None:
+        """Catch up with a change announced on the bus (a no-op for this node's own changes)."""
+        async with self.lock:
+            room_changed = notice.get("room_version", 0) > self.version
+            game_changed = False
+            if room_changed:
+                row = await self.ports.store.load_room(self.code)
+                if row is None:
+                    return
+                self.data, self.version = row.data, row.version
+                if self.data["game_id"] and (
+                    self.runner is None or self.runner.game_id != self.data["game_id"]
+                ):
+                    game = await self.ports.store.load_game(self.data["game_id"])
+                    if game is not None:
+                        self.runner = GameRunner.from_row(self.rules, game)
+                        game_changed = True
+            runner = self.runner
+            if (
+                runner is not None
+                and notice.get("game_id") == runner.game_id
+                and notice.get("game_version", 0) > runner.version
+            ):
+                game_changed = await runner.catch_up(self.ports.store) or game_changed
+            if notice.get("chat_seq", 0) > self.chat_seq:
+                lines = await self.ports.store.chat_since(self.code, self.chat_seq, CHAT_BACKLOG)
+                if lines:
+                    self.chat_seq = lines[-1].seq
+                    self._push_chat(lines)
+            if room_changed:
+                self._push_room()
+            if game_changed:
+                self._push_views()
+                self.on_game_change(self)
+
+    def notice(self) -> JSON:
+        runner = self.runner
+        return {
+            "room": self.code,
+            "room_version": self.version,
+            "game_id": runner.game_id if runner else None,
+            "game_version": runner.version if runner else 0,
+            "chat_seq": self.chat_seq,
+        }
+
+    async def publish(self) -> None:
+        """Announce the current versions; called after the lock is released (the in-process
+        bus delivers to this node's own listener, which takes the lock)."""
+        await self.ports.bus.publish(self.notice())
+
+    # Sockets
+
+    async def attach(self, conn: Connection, hello: Hello) -> None:
+        """Welcome a socket: as a player when its token matches, else as a newcomer."""
+        async with self.lock:
+            pid = None
+            if hello.token is not None:
+                pid = rooms.player_for_token(self.data, token_hash(hello.token))
+                if pid is None:
+                    conn.push(encode(Error(None, "bad_token", "no player holds this token")))
+            conn.room, conn.player = self.code, pid
+            first = pid is not None and not self.conns.get(pid)
+            self.conns.setdefault(pid, set()).add(conn)
+            conn.push(encode(Welcome(self.code, pid, self.ports.clock())))
+            if first:
+                self._push_room()
+            else:
+                conn.push(self._room_frame(pid, self._description_raw()))
+            runner = self.runner
+            if runner and (hello.game_id, hello.game_version) != (runner.game_id, runner.version):
+                conn.push(self._view_frame(pid))
+            lines = await self._backlog(hello.chat_seq or 0)
+            team, open_spec = self._reader(pid)
+            wire = [w for w in map(chat.to_wire, lines) if chat.readable(w, team, open_spec)]
+            conn.push(encode(ChatLines(wire)))
+
+    async def detach(self, conn: Connection) -> None:
+        async with self.lock:
+            group = self.conns.get(conn.player)
+            if group is not None:
+                group.discard(conn)
+                if not group:
+                    del self.conns[conn.player]
+                    if conn.player is not None:
+                        self._push_room()
+
+    def idle(self) -> bool:
+        """No sockets and nothing to drive: the node may forget this hub."""
+        return not self.conns and not self._has_live_duties()
+
+    def _has_live_duties(self) -> bool:
+        runner = self.runner
+        if runner is None or runner.over:
+            return False
+        bots = any(self.data["players"].get(p, {}).get("kind") == "bot" for p in runner.seats())
+        return bots or runner.deadline() is not None
+
+    def all_connections(self) -> list[Connection]:
+        return [c for group in self.conns.values() for c in group]
+
+    # Room operations
+
+    async def join(self, conn: Connection, action_id: str, name: str) -> None:
+        async with self.lock:
+            if conn.player is not None:
+                raise Refused("already_joined", "this socket already has a player")
+            token = new_token()
+            pid = await self._change(
+                lambda data: rooms.join(data, name, token_hash(token), action_id)
+            )
+            self.conns.get(None, set()).discard(conn)
+            if not self.conns.get(None):
+                self.conns.pop(None, None)
+            conn.player = pid
+            self.conns.setdefault(pid, set()).add(conn)
+            conn.push(encode(Joined(action_id, pid, token)))
+            conn.push(encode(Ack(action_id)))
+            self._push_room()
+            if self.runner:
+                conn.push(self._view_frame(pid))
+
+    async def room_op(self, conn: Connection, action_id: str, op: RoomOp) -> None:
+        """Apply a pure room operation `op(data, actor)` by this socket's player."""
+        async with self.lock:
+            actor = self._actor(conn)
+            if not rooms.seen_id(self.data, actor, action_id):
+                removed = set(self.data["players"])
+                await self._change(lambda data: (op(data, actor), None))
+                removed -= set(self.data["players"])
+                for pid in removed:
+                    self._forget_player(pid)
+                self._push_room()
+            conn.push(encode(Ack(action_id)))
+
+    async def begin(self, conn: Connection, action_id: str, rematch: bool) -> None:
+        """Start the game (or a rematch): the game is stored, then the room points at it."""
+        async with self.lock:
+            actor = self._actor(conn)
+            if not rooms.seen_id(self.data, actor, action_id):
+                self.runner = await self._change(
+                    lambda data: self._new_game(data, actor, action_id, rematch)
+                )
+                self._push_room()
+                self._push_views()
+                self.on_game_change(self)
+            conn.push(encode(Ack(action_id)))
+
+    def _new_game(
+        self, data: JSON, actor: str, action_id: str, rematch: bool
+    ) -> tuple[JSON, GameRunner]:
+        game_id = secrets.token_urlsafe(9)
+        begin = rooms.rematch if rematch else rooms.start
+        data, teams = begin(data, actor, game_id, action_id)
+        setup = {
+            "options": data["options"],
+            "teams": teams,
+            "seed": secrets.randbits(62),
+            "now": self.ports.clock(),
+        }
+        return data, GameRunner.start(self.rules, game_id, setup)
+
+    async def _change(self, make: Callable[[JSON], tuple[JSON, Any]]) -> Any:
+        """Store the document `make` builds from the current one; on a version conflict (another
+        node changed the room) reload and build again. Returns make's second value."""
+        store = self.ports.store
+        for _ in range(RETRIES):
+            data, extra = make(self.data)
+            if isinstance(extra, GameRunner):
+                await store.create_game(
+                    extra.game_id, self.code, self.data["game"], extra.setup, self.ports.clock()
+                )
+            if await self._save(data):
+                return extra
+            row = await store.load_room(self.code)
+            if row is None:
+                raise Refused("room_not_found", "the room is gone")
+            self.data, self.version = row.data, row.version
+        raise Refused("busy", "the room changed concurrently; send again with the same id")
+
+    async def _save(self, data: JSON) -> bool:
+        ok = await self.ports.store.update_room(
+            self.code,
+            self.version,
+            data,
+            public=data["public"],
+            waiting=data["status"] == "waiting",
+            now=self.ports.clock(),
+        )
+        if ok:
+            self.data, self.version = data, self.version + 1
+        return ok
+
+    def _forget_player(self, pid: str) -> None:
+        """A removed player's sockets carry on as newcomers (the token no longer works)."""
+        for conn in self.conns.pop(pid, set()):
+            conn.player = None
+            self.conns.setdefault(None, set()).add(conn)
+            if self.runner:
+                conn.push(self._view_frame(None))
+
+    # Game actions
+
+    async def act(self, conn: Connection, action_id: str, raw: JSON) -> None:
+        async with self.lock:
+            actor = self._actor(conn)
+            version = await self._submit(actor, raw, action_id)
+            conn.push(encode(Ack(action_id, version)))
+
+    async def act_as_bot(self, seat: str, action: JSON, action_id: str, line: str | None) -> None:
+        """A bot's move, exactly as a player's, then its chat line when it may say one."""
+        async with self.lock:
+            await self._submit(seat, action, action_id)
+            runner = self.runner
+            if line and runner and self.rules.can_chat(runner.state, seat, "team"):
+                await self._append_chat(seat, "team", line)
+
+    async def timeout(self) -> None:
+        """The timer fired: apply `timeout` by the system seat once the deadline has passed."""
+        async with self.lock:
+            runner = self.runner
+            deadline = runner.deadline() if runner else None
+            if runner is None or deadline is None:
+                return
+            if self.ports.clock() >= deadline:
+                try:
+                    await self._submit(SYSTEM_SEAT, {"type": "timeout"}, None)
+                    return
+                except Refused as refused:
+                    log.warning("room %s: timeout refused: %s", self.code, refused)
+            self.on_game_change(self)  # early wake-up or refused: arm again
+
+    async def _submit(self, seat: str, raw: JSON, action_id: str | None) -> int:
+        """Parse, apply, store and push one action; the version it was stored at."""
+        runner = self.runner
+        if runner is None or self.data["status"] != "playing":
+            raise Refused("no_game", "no game is running")
+        if seat != SYSTEM_SEAT and seat not in runner.seats():
+            raise Refused("not_seated", "spectators don't play")
+        action = self.rules.parse_action(raw) if seat != SYSTEM_SEAT else raw
+        if isinstance(action, Rejection):
+            raise Refused(action.code, action.detail)
+        if await runner.submit(self.ports.store, seat, action, action_id, self.ports.clock()):
+            self._push_views()
+            if runner.over:
+                await self._finish()
+                self._push_room()
+            self.on_game_change(self)
+        if action_id is None:
+            return runner.version
+        return runner.applied_ids[(seat, action_id)]
+
+    async def _finish(self) -> None:
+        runner = self.runner
+        assert runner is not None
+        outcome = self.rules.outcome(runner.state) or {}
+        await self.ports.store.finish_game(runner.game_id, outcome)
+        await self._change(lambda data: (rooms.finish(data), None))
+
+    # Chat
+
+    async def say(self, conn: Connection, action_id: str, channel: str, text: str) -> None:
+        async with self.lock:
+            actor = self._actor(conn)
+            seen = self._chat_ids.setdefault(actor, OrderedDict())
+            if action_id not in seen:
+                text = chat.clean_text(text)
+                chat.store_channel(channel, rooms.team_of(self.data, actor))
+                runner = self.runner
+                if (
+                    runner
+                    and self.data["status"] == "playing"
+                    and actor in runner.seats()
+                    and not self.rules.can_chat(runner.state, actor, channel)
+                ):
+                    raise Refused("chat_not_allowed", "you can't write there right now")
+                bucket = self._chat_buckets.setdefault(
+                    actor, Bucket(chat.LINES_BURST, chat.LINES_RATE)
+                )
+                if not bucket.take(self.ports.clock()):
+                    raise Refused("rate_limited", "too many chat lines; wait a little")
+                await self._append_chat(actor, channel, text)
+                seen[action_id] = None
+                while len(seen) > REMEMBERED_CHAT_IDS:
+                    seen.popitem(last=False)
+            conn.push(encode(Ack(action_id)))
+
+    async def _append_chat(self, pid: str, channel: str, text: str) -> None:
+        stored = chat.store_channel(channel, rooms.team_of(self.data, pid))
+        line = await self.ports.store.append_chat(
+            self.code,
+            self.data["game_id"],
+            stored,
+            pid,
+            self.data["players"][pid]["name"],
+            text,
+            self.ports.clock(),
+        )
+        self.chat_seq = max(self.chat_seq, line.seq)
+        self._push_chat([line])
+
+    async def _backlog(self, after: int) -> list[ChatLine]:
+        """The newest CHAT_BACKLOG lines after `after`."""
+        lines: list[ChatLine] = []
+        while page := await self.ports.store.chat_since(self.code, after, CHAT_BACKLOG):
+            lines = (lines + page)[-CHAT_BACKLOG:]
+            after = page[-1].seq
+            if len(page) < CHAT_BACKLOG:
+                break
+        return lines
+
+    # Pushes: each distinct frame is encoded once and queued to every socket that shares it.
+
+    def _actor(self, conn: Connection) -> str:
+        if conn.player is None or conn.player not in self.data["players"]:
+            raise Refused("not_joined", "join the room first")
+        return conn.player
+
+    def _reader(self, pid: str | None) -> tuple[str | None, bool]:
+        """(team, open spectator) of whoever reads chat as `pid`."""
+        team = rooms.team_of(self.data, pid) if pid else None
+        return team, bool(self.data["options"].get("open_spectators")) and team is None
+
+    def _description_raw(self) -> msgspec.Raw:
+        base = self.config.public_url or self.data.get("base_url", "")
+        desc = rooms.describe(
+            self.data,
+            self.code,
+            {p for p, group in self.conns.items() if p and group},
+            f"{base.rstrip('/')}/r/{self.code}",
+            self.version,
+        )
+        return msgspec.Raw(msgspec.json.encode(desc))
+
+    def description(self) -> JSON:
+        return msgspec.json.decode(self._description_raw())  # type: ignore[no-any-return]
+
+    @staticmethod
+    def _room_frame(pid: str | None, raw: msgspec.Raw) -> str:
+        return encode(Room(raw, pid))
+
+    def _push_room(self) -> None:
+        raw = self._description_raw()
+        for pid, group in self.conns.items():
+            frame = self._room_frame(pid, raw)
+            for conn in group:
+                conn.push(frame)
+
+    def _view_frame(self, pid: str | None) -> str:
+        runner = self.runner
+        assert runner is not None
+        seat = pid if pid in runner.seats() else None
+        view = runner.view(seat, bool(self.data["options"].get("open_spectators")))
+        return encode(View(runner.game_id, runner.version, view))
+
+    def _push_views(self) -> None:
+        runner = self.runner
+        if runner is None:
+            return
+        seats = runner.seats()
+        shared: str | None = None
+        for pid, group in self.conns.items():
+            if not group:
+                continue
+            if pid in seats:
+                frame = self._view_frame(pid)
+            else:
+                shared = shared or self._view_frame(None)
+                frame = shared
+            for conn in group:
+                conn.push(frame)
+
+    def _push_chat(self, lines: list[ChatLine]) -> None:
+        wire = [chat.to_wire(line) for line in lines]
+        frames: dict[tuple[str | None, bool], str] = {}
+        for pid, group in self.conns.items():
+            reader = self._reader(pid)
+            if reader not in frames:
+                visible = [w for w in wire if chat.readable(w, *reader)]
+                frames[reader] = encode(ChatLines(visible)) if visible else ""
+            if frames[reader]:
+                for conn in group:
+                    conn.push(frames[reader])

@@ -1,0 +1,160 @@
+"""One server process: the rooms it holds in memory, their timers and bots, and the bus.
+
+Rooms are loaded on demand (a socket, an HTTP request, a bus notice for a room held here) and
+forgotten when idle; at start-up every live game's room is loaded so its timers and bots resume
+from the stored log. Every node learns of every change through the bus, its own included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from codebreakers.games.base import Rejection
+from codebreakers.server import codes, rooms
+from codebreakers.server.bots import BotDriver
+from codebreakers.server.config import Ports, ServerConfig
+from codebreakers.server.errors import Refused
+from codebreakers.server.hub import RoomHub
+from codebreakers.server.messages import Bye, encode
+from codebreakers.server.timers import RoomTimer
+from codebreakers.store.base import RoomRow
+
+log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+OPEN_LIMIT = 50
+
+
+class Node:
+    def __init__(self, ports: Ports, config: ServerConfig) -> None:
+        self.ports = ports
+        self.config = config
+        self.hubs: dict[str, RoomHub] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._timers: dict[str, RoomTimer] = {}
+        self._bots: dict[str, BotDriver] = {}
+
+    async def start(self) -> None:
+        await self.ports.store.open()
+        await self.ports.bus.start(self._on_notice)
+        for game_id in await self.ports.store.live_games():
+            game = await self.ports.store.load_game(game_id)
+            if game is None:
+                continue
+            hub = await self.hub(game.room_code)
+            if hub is not None and hub.runner is not None and hub.runner.game_id == game_id:
+                self._on_game_change(hub)
+        log.info("node started with %d live rooms", len(self.hubs))
+
+    async def close(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        for driver in self._bots.values():
+            driver.cancel()
+        await self.ports.bus.close()
+        await self.ports.store.close()
+
+    def say_goodbye(self, retry_ms: int = 1000) -> None:
+        """Tell every socket the server is going away and when to come back."""
+        frame = encode(Bye("shutdown", retry_ms))
+        for hub in self.hubs.values():
+            for conn in hub.all_connections():
+                conn.push(frame)
+                conn.close_soon()
+
+    # Rooms
+
+    async def hub(self, code: str) -> RoomHub | None:
+        """The room's hub, loading it from the store on first use; None for an unknown code."""
+        found = self.hubs.get(code)
+        if found is not None:
+            return found
+        lock = self._loading.setdefault(code, asyncio.Lock())
+        async with lock:
+            found = self.hubs.get(code)
+            if found is None:
+                row = await self.ports.store.load_room(code)
+                if row is None or row.game not in self.ports.rules:
+                    self._loading.pop(code, None)
+                    return None
+                found = RoomHub(self.ports, self.config, row)
+                found.on_game_change = self._on_game_change
+                await found.load()
+                self.hubs[code] = found
+        self._loading.pop(code, None)
+        return found
+
+    def release(self, hub: RoomHub) -> None:
+        """Forget an idle room (it is all in the store)."""
+        if hub.idle() and self.hubs.get(hub.code) is hub:
+            del self.hubs[hub.code]
+            timer = self._timers.pop(hub.code, None)
+            if timer is not None:
+                timer.cancel()
+            self._bots.pop(hub.code, None)
+
+    async def create_room(self, game: str, options: Any, public: bool, base_url: str) -> RoomHub:
+        rules = self.ports.rules.get(game)
+        if rules is None:
+            raise Refused("unknown_game", f"no game {game!r} here")
+        if not isinstance(options, dict):
+            raise Refused("bad_message", "options is an object")
+        checked = rules.check_options(options)
+        if isinstance(checked, Rejection):
+            raise Refused(checked.code, checked.detail)
+        data = rooms.new_room(game, checked, rules.team_sizes(checked), public)
+        data["base_url"] = base_url
+        now = self.ports.clock()
+        while True:
+            row = RoomRow(codes.new_code(), game, data, 1, public, True, now, now)
+            if await self.ports.store.create_room(row):
+                break
+        hub = await self.hub(row.code)
+        assert hub is not None
+        return hub
+
+    async def open_rooms(self) -> list[JSON]:
+        rows = await self.ports.store.list_rooms(public=True, waiting=True, limit=OPEN_LIMIT)
+        return [
+            rooms.listing(r.data, r.code, r.created_at) for r in rows if rooms.free_seats(r.data)
+        ]
+
+    # Changes
+
+    async def _on_notice(self, notice: dict[str, Any]) -> None:
+        hub = self.hubs.get(notice.get("room", ""))
+        if hub is not None:
+            await hub.on_notice(notice)
+
+    def _on_game_change(self, hub: RoomHub) -> None:
+        """Re-arm the room's timer and let its bots look at the new state."""
+        runner = hub.runner
+        live = runner is not None and not runner.over and hub.data["status"] == "playing"
+        timer = self._timers.get(hub.code)
+        deadline = runner.deadline() if live and runner else None
+        if deadline is not None and timer is None:
+            timer = self._timers[hub.code] = RoomTimer(
+                lambda: self._fire(hub.code), self.ports.clock
+            )
+        if timer is not None:
+            timer.arm(deadline)
+        if live and self.ports.make_bot is not None:
+            driver = self._bots.get(hub.code)
+            if driver is None:
+                driver = self._bots[hub.code] = BotDriver(
+                    hub, self.ports.make_bot, self.config.bot_delay_s
+                )
+            driver.poke()
+
+    async def _fire(self, code: str) -> None:
+        hub = self.hubs.get(code)
+        if hub is None:
+            return
+        try:
+            await hub.timeout()
+        except Exception:
+            log.exception("room %s: timeout failed", code)
+            return
+        await hub.publish()

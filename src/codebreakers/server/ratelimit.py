@@ -1,0 +1,28 @@
+"""Token buckets for frames per socket and chat lines per player.
+
+A bucket holds up to `burst` tokens and regains `rate` per second; each event takes one. The
+clock is passed in so tests don't sleep.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class Bucket:
+    burst: float
+    rate: float
+    tokens: float = -1.0
+    stamp: float = 0.0
+
+    def take(self, now: float) -> bool:
+        """Take one token if there is one; False means the event is over the limit."""
+        if self.tokens < 0:
+            self.tokens, self.stamp = self.burst, now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True

@@ -1,0 +1,372 @@
+"""Rooms as plain JSON documents and the pure operations on them: players, seats, host, bots.
+
+A room is stored as one JSON document (the store's `RoomRow.data`) replaced under a version
+check, so every operation here is a pure function `(data, ...) -> new data` that raises
+`Refused` and changes nothing when the request isn't allowed. No I/O, no clock: the caller
+passes `now`, ids and token hashes in.
+
+Document shape:
+    {"game": "decrypto", "options": {...}, "public": bool,
+     "status": "waiting" | "playing" | "over", "host": pid | None,
+     "seats": {team: [pid | None, ...]},          # slots in table order, max size per team
+     "sizes": {team: [min, max]},
+     "players": {pid: {"name", "kind": "human" | "bot", "level", "token_hash", "ids": [...]}},
+     "next_player": int, "game_id": str | None, "games_played": int}
+"""
+
+from __future__ import annotations
+
+import copy
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from codebreakers.server.errors import Refused
+from codebreakers.server.tokens import same_hash
+
+JSON = dict[str, Any]
+
+MAX_PLAYERS = 64
+MAX_NAME = 32
+REMEMBERED_IDS = 32
+BOT_NAMES = ("Turing", "Rejewski", "Friedman", "Driscoll", "Vigenère", "Babbage", "Playfair")
+
+
+def new_room(game: str, options: JSON, sizes: Mapping[str, tuple[int, int]], public: bool) -> JSON:
+    return {
+        "game": game,
+        "options": options,
+        "public": public,
+        "status": "waiting",
+        "host": None,
+        "seats": {team: [None] * hi for team, (_lo, hi) in sizes.items()},
+        "sizes": {team: [lo, hi] for team, (lo, hi) in sizes.items()},
+        "players": {},
+        "next_player": 1,
+        "game_id": None,
+        "games_played": 0,
+    }
+
+
+def clean_name(name: str) -> str:
+    """A display name trimmed and checked: 1-32 characters, no control characters."""
+    name = unicodedata.normalize("NFC", name).strip()
+    if not 1 <= len(name) <= MAX_NAME or any(unicodedata.category(c)[0] == "C" for c in name):
+        raise Refused("bad_name", f"a name has 1 to {MAX_NAME} printable characters")
+    return name
+
+
+def seat_of(data: JSON, pid: str) -> tuple[str, int] | None:
+    for team, slots in data["seats"].items():
+        if pid in slots:
+            return team, slots.index(pid)
+    return None
+
+
+def team_of(data: JSON, pid: str) -> str | None:
+    seat = seat_of(data, pid)
+    return seat[0] if seat else None
+
+
+def player_for_token(data: JSON, hashed: str) -> str | None:
+    """The player holding the token with this hash (compared in constant time), if any."""
+    found = None
+    for pid, player in data["players"].items():
+        if player.get("token_hash") and same_hash(player["token_hash"], hashed):
+            found = pid
+    return found
+
+
+def seen_id(data: JSON, pid: str, action_id: str) -> bool:
+    """Whether this player's room operation with this id was already applied (a retry)."""
+    player = data["players"].get(pid)
+    return player is not None and action_id in player["ids"]
+
+
+def _remember(data: JSON, pid: str, action_id: str) -> None:
+    ids = data["players"][pid]["ids"]
+    ids.append(action_id)
+    del ids[:-REMEMBERED_IDS]
+
+
+def _require_host(data: JSON, actor: str) -> None:
+    if data["host"] != actor:
+        raise Refused("not_host", "only the host may do this")
+
+
+def _require_no_game(data: JSON) -> None:
+    if data["status"] == "playing":
+        raise Refused("game_running", "not while a game runs")
+
+
+def _require_player(data: JSON, pid: str) -> JSON:
+    player = data["players"].get(pid)
+    if player is None:
+        raise Refused("no_such_player", f"no player {pid!r} in this room")
+    return player  # type: ignore[no-any-return]
+
+
+def _check_slot(data: JSON, team: str, index: int) -> None:
+    slots = data["seats"].get(team)
+    if slots is None or not 0 <= index < len(slots):
+        raise Refused("no_such_seat", f"no seat {index} in team {team!r}")
+
+
+def _unseat(data: JSON, pid: str) -> None:
+    seat = seat_of(data, pid)
+    if seat:
+        data["seats"][seat[0]][seat[1]] = None
+
+
+def _first_free_slot(data: JSON) -> tuple[str, int] | None:
+    """The first free slot of the team with fewest players (earliest team on a tie)."""
+    best: tuple[int, str, int] | None = None
+    for team, slots in data["seats"].items():
+        if None in slots:
+            filled = sum(1 for s in slots if s is not None)
+            if best is None or filled < best[0]:
+                best = (filled, team, slots.index(None))
+    return (best[1], best[2]) if best else None
+
+
+def _new_player(data: JSON, name: str, kind: str, level: str | None, hashed: str | None) -> str:
+    if len(data["players"]) >= MAX_PLAYERS:
+        raise Refused("room_full", f"a room holds at most {MAX_PLAYERS} players")
+    pid = f"p{data['next_player']}"
+    data["next_player"] += 1
+    data["players"][pid] = {
+        "name": name,
+        "kind": kind,
+        "level": level,
+        "token_hash": hashed,
+        "ids": [],
+    }
+    return pid
+
+
+def join(data: JSON, name: str, hashed: str, action_id: str) -> tuple[JSON, str]:
+    """A newcomer becomes a player: seated in a free slot before the start, else a spectator."""
+    name = clean_name(name)
+    data = copy.deepcopy(data)
+    pid = _new_player(data, name, "human", None, hashed)
+    if data["status"] == "waiting":
+        slot = _first_free_slot(data)
+        if slot:
+            data["seats"][slot[0]][slot[1]] = pid
+    if data["host"] is None:
+        data["host"] = pid
+    _remember(data, pid, action_id)
+    return data, pid
+
+
+def rename(data: JSON, actor: str, name: str, action_id: str) -> JSON:
+    name = clean_name(name)
+    data = copy.deepcopy(data)
+    _require_player(data, actor)["name"] = name
+    _remember(data, actor, action_id)
+    return data
+
+
+def take_seat(data: JSON, actor: str, team: str, index: int, action_id: str) -> JSON:
+    _require_no_game(data)
+    _check_slot(data, team, index)
+    occupant = data["seats"][team][index]
+    if occupant not in (None, actor):
+        raise Refused("seat_taken", "that seat is taken")
+    data = copy.deepcopy(data)
+    _unseat(data, actor)
+    data["seats"][team][index] = actor
+    _remember(data, actor, action_id)
+    return data
+
+
+def leave_seat(data: JSON, actor: str, action_id: str) -> JSON:
+    _require_no_game(data)
+    data = copy.deepcopy(data)
+    _unseat(data, actor)
+    _remember(data, actor, action_id)
+    return data
+
+
+def move(data: JSON, actor: str, player: str, team: str | None, index: int, action_id: str) -> JSON:
+    """Host: put `player` in a slot, swapping with its occupant (how a team is reordered)."""
+    _require_host(data, actor)
+    _require_no_game(data)
+    _require_player(data, player)
+    data = copy.deepcopy(data)
+    origin = seat_of(data, player)
+    if team is None:
+        _unseat(data, player)
+    else:
+        _check_slot(data, team, index)
+        occupant = data["seats"][team][index]
+        _unseat(data, player)
+        data["seats"][team][index] = player
+        if occupant not in (None, player) and origin:
+            data["seats"][origin[0]][origin[1]] = occupant
+    _remember(data, actor, action_id)
+    return data
+
+
+def remove(data: JSON, actor: str, player: str, action_id: str) -> JSON:
+    """Host: remove a player or bot; its token stops working. Seats are frozen during a game."""
+    _require_host(data, actor)
+    _require_player(data, player)
+    if data["status"] == "playing" and seat_of(data, player):
+        raise Refused("game_running", "a seated player can't be removed while a game runs")
+    data = copy.deepcopy(data)
+    _unseat(data, player)
+    del data["players"][player]
+    if data["host"] == player:
+        data["host"] = next(
+            (p for p, info in data["players"].items() if info["kind"] == "human"), None
+        )
+    if actor in data["players"]:
+        _remember(data, actor, action_id)
+    return data
+
+
+def add_bot(
+    data: JSON, actor: str, team: str, index: int, level: str, action_id: str
+) -> tuple[JSON, str]:
+    _require_host(data, actor)
+    _require_no_game(data)
+    _check_slot(data, team, index)
+    if data["seats"][team][index] is not None:
+        raise Refused("seat_taken", "that seat is taken")
+    data = copy.deepcopy(data)
+    bots = sum(1 for p in data["players"].values() if p["kind"] == "bot")
+    pid = _new_player(data, BOT_NAMES[bots % len(BOT_NAMES)], "bot", level, None)
+    data["seats"][team][index] = pid
+    _remember(data, actor, action_id)
+    return data, pid
+
+
+def set_options(
+    data: JSON, actor: str, options: JSON, sizes: Mapping[str, tuple[int, int]], action_id: str
+) -> JSON:
+    """Host: new (already validated) options; seats beyond a team's new size become spectators."""
+    _require_host(data, actor)
+    _require_no_game(data)
+    data = copy.deepcopy(data)
+    old = data["seats"]
+    seated = [p for slots in old.values() for p in slots if p is not None]
+    data["seats"] = {}
+    for team, (_lo, hi) in sizes.items():
+        keep = [p for p in old.get(team, []) if p is not None][:hi]
+        data["seats"][team] = keep + [None] * (hi - len(keep))
+    placed = {p for slots in data["seats"].values() for p in slots}
+    for pid in seated:  # players of a team that no longer exists take any free slot
+        if pid not in placed and (slot := _first_free_slot(data)):
+            data["seats"][slot[0]][slot[1]] = pid
+    data["sizes"] = {team: [lo, hi] for team, (lo, hi) in sizes.items()}
+    data["options"] = options
+    _remember(data, actor, action_id)
+    return data
+
+
+def set_public(data: JSON, actor: str, public: bool, action_id: str) -> JSON:
+    _require_host(data, actor)
+    data = copy.deepcopy(data)
+    data["public"] = public
+    _remember(data, actor, action_id)
+    return data
+
+
+def transfer_host(data: JSON, actor: str, player: str, action_id: str) -> JSON:
+    _require_host(data, actor)
+    if _require_player(data, player)["kind"] != "human":
+        raise Refused("not_a_human", "a bot can't host")
+    data = copy.deepcopy(data)
+    data["host"] = player
+    _remember(data, actor, action_id)
+    return data
+
+
+def start(
+    data: JSON, actor: str, game_id: str, action_id: str
+) -> tuple[JSON, dict[str, list[str]]]:
+    """Host: begin a game with the seated players; returns the room and the game's teams."""
+    _require_host(data, actor)
+    _require_no_game(data)
+    return _begin(data, actor, game_id, action_id)
+
+
+def rematch(
+    data: JSON, actor: str, game_id: str, action_id: str
+) -> tuple[JSON, dict[str, list[str]]]:
+    """Host, after a game: the same seats and options, a new game (new keywords)."""
+    _require_host(data, actor)
+    if data["status"] != "over":
+        raise Refused("game_not_over", "a rematch comes after the game")
+    return _begin(data, actor, game_id, action_id)
+
+
+def _begin(
+    data: JSON, actor: str, game_id: str, action_id: str
+) -> tuple[JSON, dict[str, list[str]]]:
+    teams = {team: [p for p in slots if p is not None] for team, slots in data["seats"].items()}
+    for team, (lo, hi) in data["sizes"].items():
+        if not lo <= len(teams[team]) <= hi:
+            raise Refused("teams_incomplete", f"team {team} needs {lo} to {hi} players")
+    data = copy.deepcopy(data)
+    data["status"] = "playing"
+    data["game_id"] = game_id
+    data["games_played"] += 1
+    _remember(data, actor, action_id)
+    return data, teams
+
+
+def finish(data: JSON) -> JSON:
+    data = copy.deepcopy(data)
+    data["status"] = "over"
+    return data
+
+
+def free_seats(data: JSON) -> int:
+    return sum(1 for slots in data["seats"].values() for p in slots if p is None)
+
+
+def describe(data: JSON, code: str, connected: set[str], url: str, version: int) -> JSON:
+    """The public description: everything anyone may know about the room, listed field by field."""
+    players = []
+    for pid, info in data["players"].items():
+        seat = seat_of(data, pid)
+        players.append(
+            {
+                "id": pid,
+                "name": info["name"],
+                "kind": info["kind"],
+                "level": info["level"],
+                "connected": info["kind"] == "bot" or pid in connected,
+                "team": seat[0] if seat else None,
+                "index": seat[1] if seat else None,
+            }
+        )
+    return {
+        "code": code,
+        "game": data["game"],
+        "options": data["options"],
+        "public": data["public"],
+        "status": data["status"],
+        "host": data["host"],
+        "teams": {team: list(slots) for team, slots in data["seats"].items()},
+        "team_sizes": {team: list(size) for team, size in data["sizes"].items()},
+        "players": players,
+        "game_id": data["game_id"],
+        "games_played": data["games_played"],
+        "version": version,
+        "url": url,
+    }
+
+
+def listing(data: JSON, code: str, created_at: float) -> JSON:
+    """A public room's line in the open-tables list."""
+    return {
+        "code": code,
+        "game": data["game"],
+        "options": data["options"],
+        "players": len(data["players"]),
+        "free_seats": free_seats(data),
+        "created_at": created_at,
+    }

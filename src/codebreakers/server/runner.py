@@ -1,0 +1,116 @@
+"""One game in memory: its state is the fold of its stored log, and every action is stored first.
+
+The runner knows a store and a game's rules, nothing about sockets. `submit` applies an action
+to the in-memory state, appends it to the store inside the store's version-checked
+transaction, and only then adopts the new state; if another node appended first
+(VERSION_CONFLICT) it catches up from the store and tries again. Callers serialise calls per
+game (the room hub's lock), so within one node there is no race to lose.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from codebreakers.games.base import GameRules, Rejection, Viewer
+from codebreakers.server.errors import Refused
+from codebreakers.store.base import ActionRow, AppendResult, GameRow, Store
+
+log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+RETRIES = 3
+
+
+@dataclass(slots=True)
+class GameRunner:
+    rules: GameRules[Any]
+    game_id: str
+    setup: JSON
+    state: Any
+    version: int = 0
+    # (seat, client action id) -> the version it was stored at: retries are answered, not reapplied
+    applied_ids: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, rules: GameRules[Any], game_id: str, setup: JSON) -> GameRunner:
+        state = rules.new_game(setup)
+        if isinstance(state, Rejection):
+            raise Refused(state.code, state.detail)
+        return cls(rules, game_id, setup, state)
+
+    @classmethod
+    def from_row(cls, rules: GameRules[Any], row: GameRow) -> GameRunner:
+        runner = cls.start(rules, row.id, row.setup)
+        runner.fold(row.actions)
+        return runner
+
+    def fold(self, rows: list[ActionRow]) -> None:
+        """Replay stored actions (already checked when they were first applied) onto the state."""
+        for row in rows:
+            if row.version <= self.version:
+                continue
+            applied = self.rules.apply(self.state, row.seat, row.action, row.at)
+            if isinstance(applied, Rejection):  # the log and the rules disagree: a bug
+                raise RuntimeError(f"game {self.game_id} v{row.version} replays as {applied}")
+            self.state = applied.state
+            self.version = row.version
+            if row.client_action_id is not None:
+                self.applied_ids[(row.seat, row.client_action_id)] = row.version
+
+    async def catch_up(self, store: Store) -> bool:
+        """Fold whatever other nodes appended since our version; True when something was."""
+        rows = await store.actions_since(self.game_id, self.version)
+        before = self.version
+        self.fold(rows)
+        return self.version != before
+
+    async def submit(
+        self,
+        store: Store,
+        seat: str,
+        action: Mapping[str, Any],
+        client_id: str | None,
+        now: float,
+    ) -> bool:
+        """Apply and store one action; True if it is new, False if `client_id` was a retry.
+
+        Raises Refused with the engine's code when the action is illegal, or `busy` when other
+        nodes keep winning the race for the next version.
+        """
+        for _ in range(RETRIES):
+            if client_id is not None and (seat, client_id) in self.applied_ids:
+                return False
+            applied = self.rules.apply(self.state, seat, action, now)
+            if isinstance(applied, Rejection):
+                raise Refused(applied.code, applied.detail)
+            row = ActionRow(self.version + 1, seat, client_id, dict(action), now)
+            result = await store.append_action(self.game_id, row)
+            if result is AppendResult.APPENDED:
+                self.state = applied.state
+                self.version = row.version
+                if client_id is not None:
+                    self.applied_ids[(seat, client_id)] = row.version
+                return True
+            if result is AppendResult.DUPLICATE and client_id is not None:
+                found = await store.find_action(self.game_id, seat, client_id)
+                if found is not None:
+                    self.applied_ids[(seat, client_id)] = found.version
+            await self.catch_up(store)
+        log.warning("game %s: gave up after %d version conflicts", self.game_id, RETRIES)
+        raise Refused("busy", "the game changed concurrently; send again with the same id")
+
+    def view(self, seat: str | None, open_spectator: bool) -> JSON:
+        return self.rules.view(self.state, Viewer(seat, open_spectator and seat is None))
+
+    def seats(self) -> set[str]:
+        return {seat for team in self.setup["teams"].values() for seat in team}
+
+    @property
+    def over(self) -> bool:
+        return self.rules.is_over(self.state)
+
+    def deadline(self) -> float | None:
+        return self.rules.next_deadline(self.state)

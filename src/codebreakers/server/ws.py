@@ -1,0 +1,198 @@
+"""The WebSocket endpoint: check the origin, read frames, parse them, dispatch, report errors.
+
+Nothing a client sends can take the loop down: every frame is size-checked and parsed into one
+of the closed set of messages, every refusal becomes an `error` frame with a stable code, and an
+unexpected exception is logged and answered with `internal_error` while the socket (and every
+other socket) carries on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket
+
+from codebreakers.server import codes, rooms
+from codebreakers.server.config import BOT_LEVELS
+from codebreakers.server.connection import Connection
+from codebreakers.server.errors import Refused
+from codebreakers.server.hub import RoomHub
+from codebreakers.server.messages import (
+    MAX_FRAME_BYTES,
+    Act,
+    AddBot,
+    Chat,
+    ClientMessage,
+    Error,
+    Hello,
+    Join,
+    LeaveSeat,
+    Move,
+    Rematch,
+    Remove,
+    Rename,
+    SetOptions,
+    SetPublic,
+    Start,
+    TakeSeat,
+    TransferHost,
+    encode,
+    error_id,
+    parse_client,
+)
+from codebreakers.server.node import Node
+
+log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+
+
+def origin_allowed(ws: WebSocket, public_url: str | None) -> bool:
+    """No Origin (a tool, not a browser) or the site's own: the public URL or the Host asked."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    if public_url:
+        own = urlsplit(public_url)
+        return origin.rstrip("/") == f"{own.scheme}://{own.netloc}"
+    got = urlsplit(origin)
+    return got.scheme in ("http", "https") and got.netloc == ws.headers.get("host")
+
+
+async def endpoint(node: Node, ws: WebSocket) -> None:
+    await ws.accept()
+    if not origin_allowed(ws, node.config.public_url):
+        await ws.send_text(encode(Error(None, "bad_origin", "this site's pages only")))
+        await ws.close(1008)
+        return
+    conn = Connection(ws)
+    conn.start()
+    hub: RoomHub | None = None
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            frame = message.get("text")
+            if frame is None:
+                frame = message.get("bytes") or b""
+            hub = await _handle(node, conn, hub, frame)
+    finally:
+        if hub is not None:
+            await hub.detach(conn)
+            node.release(hub)
+        await conn.stop()
+
+
+async def _handle(node: Node, conn: Connection, hub: RoomHub | None, frame: str | bytes) -> Any:
+    """Handle one frame; returns the socket's hub (set by `hello`)."""
+    msg_id = None
+    try:
+        if not conn.frames.take(node.ports.clock()):
+            raise Refused("rate_limited", "too many frames; slow down")
+        if len(frame) > MAX_FRAME_BYTES:
+            raise Refused("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+        msg = parse_client(frame)
+        msg_id = getattr(msg, "id", None)
+        if isinstance(msg, Hello):
+            if hub is not None:
+                raise Refused("hello_twice", "this socket is already in a room")
+            return await _hello(node, conn, msg)
+        if hub is None:
+            raise Refused("hello_first", "send hello first")
+        await _dispatch(node, hub, conn, msg)
+    except Refused as refused:
+        if msg_id is None and refused.code in ("bad_message", "frame_too_large", "rate_limited"):
+            msg_id = error_id(frame) if len(frame) <= MAX_FRAME_BYTES else None
+        conn.push(encode(Error(msg_id, refused.code, refused.detail)))
+    except Exception:
+        log.exception("unexpected failure handling a %s frame", type(frame).__name__)
+        conn.push(encode(Error(msg_id, "internal_error", "the server failed; nothing applied")))
+    return hub
+
+
+async def _hello(node: Node, conn: Connection, msg: Hello) -> RoomHub:
+    code = codes.normalise(msg.room)
+    hub = await node.hub(code) if code else None
+    if hub is None:
+        raise Refused("room_not_found", "no room has this code")
+    await hub.attach(conn, msg)
+    return hub
+
+
+Handler = Callable[[Node, RoomHub, Connection, Any], Awaitable[None]]
+
+
+async def _dispatch(node: Node, hub: RoomHub, conn: Connection, msg: ClientMessage) -> None:
+    await _HANDLERS[type(msg)](node, hub, conn, msg)
+    await hub.publish()
+
+
+def _room_op(op: Callable[[Any, JSON, str], JSON]) -> Handler:
+    """A handler applying the pure room operation `op(msg, data, actor)`."""
+
+    async def handle(node: Node, hub: RoomHub, conn: Connection, msg: Any) -> None:
+        await hub.room_op(conn, msg.id, partial(op, msg))
+
+    return handle
+
+
+async def _join(node: Node, hub: RoomHub, conn: Connection, msg: Join) -> None:
+    await hub.join(conn, msg.id, msg.name)
+
+
+async def _act(node: Node, hub: RoomHub, conn: Connection, msg: Act) -> None:
+    await hub.act(conn, msg.id, msg.action)
+
+
+async def _chat(node: Node, hub: RoomHub, conn: Connection, msg: Chat) -> None:
+    await hub.say(conn, msg.id, msg.channel, msg.text)
+
+
+async def _start(node: Node, hub: RoomHub, conn: Connection, msg: Start | Rematch) -> None:
+    await hub.begin(conn, msg.id, rematch=isinstance(msg, Rematch))
+
+
+def _add_bot(node: Node, msg: AddBot, data: JSON, actor: str) -> JSON:
+    if node.ports.make_bot is None:
+        raise Refused("bots_unavailable", "this server has no bots")
+    if msg.level not in BOT_LEVELS:
+        raise Refused("bad_level", f"levels are {', '.join(BOT_LEVELS)}")
+    return rooms.add_bot(data, actor, msg.team, msg.index, msg.level, msg.id)[0]
+
+
+def _set_options(hub: RoomHub, msg: SetOptions, data: JSON, actor: str) -> JSON:
+    checked = hub.rules.check_options(msg.options)
+    if not isinstance(checked, dict):
+        raise Refused(checked.code, checked.detail)
+    return rooms.set_options(data, actor, checked, hub.rules.team_sizes(checked), msg.id)
+
+
+async def _with_node(node: Node, hub: RoomHub, conn: Connection, msg: AddBot) -> None:
+    await hub.room_op(conn, msg.id, partial(_add_bot, node, msg))
+
+
+async def _with_rules(node: Node, hub: RoomHub, conn: Connection, msg: SetOptions) -> None:
+    await hub.room_op(conn, msg.id, partial(_set_options, hub, msg))
+
+
+_HANDLERS: dict[type, Handler] = {
+    Join: _join,
+    Act: _act,
+    Chat: _chat,
+    Start: _start,
+    Rematch: _start,
+    AddBot: _with_node,
+    SetOptions: _with_rules,
+    Rename: _room_op(lambda m, d, a: rooms.rename(d, a, m.name, m.id)),
+    TakeSeat: _room_op(lambda m, d, a: rooms.take_seat(d, a, m.team, m.index, m.id)),
+    LeaveSeat: _room_op(lambda m, d, a: rooms.leave_seat(d, a, m.id)),
+    Move: _room_op(lambda m, d, a: rooms.move(d, a, m.player, m.team, m.index, m.id)),
+    Remove: _room_op(lambda m, d, a: rooms.remove(d, a, m.player, m.id)),
+    SetPublic: _room_op(lambda m, d, a: rooms.set_public(d, a, m.public, m.id)),
+    TransferHost: _room_op(lambda m, d, a: rooms.transfer_host(d, a, m.player, m.id)),
+}
