@@ -1,1 +1,26 @@
-"""Codebreakers."""
+"""The game log: `open_store(url)` picks SQLite (the default, in the user's data directory) or
+PostgreSQL behind the one `Store` interface in `base.py`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+from codebreakers.store.base import Store
+from codebreakers.store.sql import SqlStore
+
+DB_FILENAME = "codebreakers.db"
+
+
+def default_url() -> str:
+    """sqlite:/// in the per-user data directory (created by the store on first start)."""
+    return f"sqlite:///{Path(user_data_dir('codebreakers')) / DB_FILENAME}"
+
+
+def open_store(url: str | None) -> Store:
+    """A store for `url` (None: the default SQLite file); call `await store.open()` next."""
+    return SqlStore(url or default_url())
+
+
+__all__ = ["Store", "default_url", "open_store"]

@@ -1,0 +1,99 @@
+"""Store fixtures: every store test runs against a SQLite file and a real PostgreSQL database.
+
+PostgreSQL tests get one uniquely named database per test module (created through asyncpg on the
+session's `postgres_url`, emptied before each test, dropped afterwards); tests that need an empty,
+unmigrated database ask for `fresh_url`, which makes one per test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
+
+import asyncpg
+import pytest
+from sqlalchemy.engine import make_url
+
+from codebreakers.store import open_store
+from codebreakers.store.base import Store
+
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+TABLES = "chat, actions, games, rooms"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def _admin(postgres_url: str, sql: str) -> None:
+    async def run() -> None:
+        conn = await asyncpg.connect(postgres_url)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+@pytest.fixture(scope="module")
+def database_factory(postgres_url: str) -> Iterator[Callable[[], str]]:
+    """Makes uniquely named PostgreSQL databases, dropped when the module is done."""
+    made: list[str] = []
+
+    def make() -> str:
+        name = f"cb_test_{uuid.uuid4().hex[:16]}"
+        _admin(postgres_url, f'CREATE DATABASE "{name}"')
+        made.append(name)
+        return make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
+
+    yield make
+    for name in made:
+        _admin(postgres_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def module_postgres_url(database_factory: Callable[[], str]) -> str:
+    return database_factory()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def fresh_url(
+    backend: str, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> str:
+    """An empty database of the backend under test, never migrated."""
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('db') / 'codebreakers.db'}"
+    return request.getfixturevalue("database_factory")()
+
+
+@pytest.fixture
+def store_url(
+    backend: str, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> str:
+    """A database for this test: a new SQLite file, or the module's PostgreSQL database emptied."""
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('db') / 'codebreakers.db'}"
+    url = request.getfixturevalue("module_postgres_url")
+    _admin(
+        url,
+        f"DO $$ BEGIN IF to_regclass('rooms') IS NOT NULL THEN TRUNCATE {TABLES}; END IF; END $$",
+    )
+    return url
+
+
+@pytest.fixture
+async def store(store_url: str) -> AsyncIterator[Store]:
+    opened = open_store(store_url)
+    await opened.open()
+    try:
+        yield opened
+    finally:
+        await opened.close()

@@ -1,0 +1,171 @@
+"""Migrations: head matches schema.py, and an older database is upgraded with every game intact."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.dialects.postgresql import JSONB
+
+from codebreakers.store import dialects, migrate, open_store
+from codebreakers.store.base import ActionRow, AppendResult, ChatLine, RoomRow
+from codebreakers.store.schema import metadata
+
+pytestmark = pytest.mark.anyio
+
+HEAD = ScriptDirectory.from_config(migrate.alembic_config()).get_current_head()
+JSON = sa.JSON().with_variant(JSONB(), "postgresql")
+
+# The tables as revision 0001 left them, spelled out here so this test doesn't follow schema.py.
+ROOMS_0001 = sa.table(
+    "rooms",
+    *(sa.column(c) for c in ("code", "game", "version", "public", "waiting")),
+    *(sa.column(c) for c in ("created_at", "updated_at")),
+    sa.column("data", JSON),
+)
+GAMES_0001 = sa.table(
+    "games",
+    *(sa.column(c) for c in ("id", "room_code", "game", "created_at", "over")),
+    sa.column("setup", JSON),
+    sa.column("outcome", JSON),
+)
+ACTIONS_0001 = sa.table(
+    "actions",
+    *(sa.column(c) for c in ("game_id", "version", "seat", "client_action_id", "at")),
+    sa.column("action", JSON),
+)
+
+
+async def migrate_to(url: str, revision: str) -> None:
+    engine = dialects.create_engine(dialects.async_url(url))
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(migrate.upgrade, revision)
+    finally:
+        await engine.dispose()
+
+
+async def run_on(url: str, work: Any) -> Any:
+    engine = dialects.create_engine(dialects.async_url(url))
+    try:
+        async with engine.begin() as conn:
+            return await conn.run_sync(work)
+    finally:
+        await engine.dispose()
+
+
+def test_revisions_form_one_line_from_0001_to_head() -> None:
+    scripts = ScriptDirectory.from_config(migrate.alembic_config())
+    chain = [s.revision for s in scripts.walk_revisions("base", "heads")]
+    assert list(reversed(chain)) == ["0001", "0002"]
+    assert HEAD == "0002"
+
+
+async def test_a_migrated_empty_database_matches_schema_py(fresh_url: str) -> None:
+    store = open_store(fresh_url)
+    await store.open()
+    await store.close()
+
+    def differences(conn: sa.Connection) -> list[Any]:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        return list(compare_metadata(context, metadata))
+
+    assert await run_on(fresh_url, differences) == []
+    assert await run_on(fresh_url, migrate.current_revision) == HEAD
+
+
+async def test_opening_twice_keeps_the_schema_and_the_data(store_url: str) -> None:
+    first = open_store(store_url)
+    await first.open()
+    await first.create_room(RoomRow("KEEP", "decrypto", {}, 1, True, True, 1.0, 1.0))
+    await first.close()
+    again = open_store(store_url)
+    await again.open()
+    try:
+        assert await again.load_room("KEEP") is not None
+    finally:
+        await again.close()
+
+
+async def test_two_nodes_migrating_one_empty_database_at_once_both_open(fresh_url: str) -> None:
+    nodes = [open_store(fresh_url) for _ in range(3)]
+    await asyncio.gather(*(n.open() for n in nodes))
+    try:
+        assert await nodes[0].create_room(RoomRow("R", "decrypto", {}, 1, True, True, 1.0, 1.0))
+        assert await nodes[2].load_room("R") is not None
+    finally:
+        await asyncio.gather(*(n.close() for n in nodes))
+
+
+async def test_a_database_at_0001_is_upgraded_with_every_game_intact(fresh_url: str) -> None:
+    await migrate_to(fresh_url, "0001")
+    assert await run_on(fresh_url, migrate.current_revision) == "0001"
+    setup = {"seed": 99, "keywords": {"white": ["été", "лес", "바다", "rock"]}}
+    outcome = {"winner": "white"}
+
+    def fill(conn: sa.Connection) -> None:
+        conn.execute(
+            sa.insert(ROOMS_0001),
+            [
+                {"code": c, "game": "decrypto", "data": {"n": i}, "version": 3, "public": True,
+                 "waiting": False, "created_at": 1.0, "updated_at": 2.0 + i}
+                for i, c in enumerate(["OLD1", "OLD2"])
+            ],
+        )  # fmt: skip
+        conn.execute(
+            sa.insert(GAMES_0001),
+            [
+                {"id": "live", "room_code": "OLD1", "game": "decrypto", "setup": setup,
+                 "created_at": 3.0, "over": False, "outcome": None},
+                {"id": "done", "room_code": "OLD2", "game": "mastermind", "setup": {"seed": 1},
+                 "created_at": 4.0, "over": True, "outcome": outcome},
+            ],
+        )  # fmt: skip
+        conn.execute(
+            sa.insert(ACTIONS_0001),
+            [
+                {"game_id": g, "version": v, "seat": f"s{v % 2}", "client_action_id": f"c{v}",
+                 "action": {"v": v, "g": g}, "at": 10.0 + v}
+                for g in ("live", "done") for v in range(1, 8)
+            ],
+        )  # fmt: skip
+
+    await run_on(fresh_url, fill)
+
+    store = open_store(fresh_url)
+    await store.open()
+    try:
+        assert await run_on(fresh_url, migrate.current_revision) == HEAD
+        assert await store.load_room("OLD1") == RoomRow(
+            "OLD1", "decrypto", {"n": 0}, 3, True, False, 1.0, 2.0
+        )
+        live = await store.load_game("live")
+        done = await store.load_game("done")
+        assert live is not None and done is not None
+        assert live.setup == setup and not live.over and live.outcome is None
+        assert done.over and done.outcome == outcome
+        for game in (live, done):
+            assert game.actions == [
+                ActionRow(v, f"s{v % 2}", f"c{v}", {"v": v, "g": game.id}, 10.0 + v)
+                for v in range(1, 8)
+            ]
+        assert await store.live_games() == ["live"]
+        assert await store.append_action("live", ActionRow(8, "s0", "c8", {}, 20.0)) == (
+            AppendResult.APPENDED
+        )
+        assert await store.append_action("live", ActionRow(9, "s1", "c1", {}, 21.0)) == (
+            AppendResult.DUPLICATE
+        )
+        line = await store.append_chat("OLD1", "live", "all", None, "Ana", "still here", 22.0)
+        assert line == ChatLine(1, "OLD1", "live", "all", None, "Ana", "still here", 22.0)
+        assert [r.code for r in await store.list_rooms(public=True, waiting=False, limit=5)] == [
+            "OLD2",
+            "OLD1",
+        ]
+    finally:
+        await store.close()

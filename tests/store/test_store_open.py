@@ -1,0 +1,84 @@
+"""Which database a URL opens, and how the SQLite file is configured."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from codebreakers.store import default_url, dialects, open_store
+from codebreakers.store.base import RoomRow
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.mark.parametrize(
+    ("given", "driver", "database"),
+    [
+        ("sqlite:///rel/x.db", "sqlite+aiosqlite", "rel/x.db"),
+        ("sqlite:////abs/x.db", "sqlite+aiosqlite", "/abs/x.db"),
+        ("sqlite+aiosqlite:////abs/x.db", "sqlite+aiosqlite", "/abs/x.db"),
+        ("postgresql://u:p@h:5432/db", "postgresql+asyncpg", "db"),
+        ("postgresql+psycopg://u@h/db", "postgresql+asyncpg", "db"),
+        ("postgres://u@h/db", "postgresql+asyncpg", "db"),
+    ],
+)
+def test_urls_map_to_async_drivers(given: str, driver: str, database: str) -> None:
+    url = dialects.async_url(given)
+    assert (url.drivername, url.database) == (driver, database)
+
+
+@pytest.mark.parametrize("bad", ["sqlite://", "sqlite:///:memory:", "mysql://u@h/db"])
+def test_unusable_urls_are_refused_with_a_reason(bad: str) -> None:
+    with pytest.raises(ValueError, match=r"memory|unsupported"):
+        dialects.async_url(bad)
+
+
+async def test_default_store_is_created_in_the_user_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_url() == f"sqlite:///{tmp_path / 'data' / 'codebreakers' / 'codebreakers.db'}"
+    store = open_store(None)
+    await store.open()
+    try:
+        assert await store.create_room(RoomRow("R", "decrypto", {}, 1, True, True, 1.0, 1.0))
+    finally:
+        await store.close()
+    assert (tmp_path / "data" / "codebreakers" / "codebreakers.db").is_file()
+
+
+async def pragmas(url: str) -> dict[str, object]:
+    engine = dialects.create_engine(dialects.async_url(url))
+    try:
+        async with engine.connect() as conn:
+            return {
+                name: await conn.scalar(text(f"PRAGMA {name}"))
+                for name in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")
+            }
+    finally:
+        await engine.dispose()
+
+
+async def test_sqlite_runs_in_wal_with_normal_sync_by_default(tmp_path: Path) -> None:
+    found = await pragmas(f"sqlite:///{tmp_path / 'a' / 'x.db'}")
+    assert found == {
+        "journal_mode": "wal",
+        "synchronous": 1,  # NORMAL
+        "busy_timeout": dialects.BUSY_TIMEOUT_MS,
+        "foreign_keys": 1,
+    }
+
+
+async def test_sqlite_full_sync_on_request(tmp_path: Path) -> None:
+    found = await pragmas(f"sqlite:///{tmp_path / 'x.db'}?synchronous=full")
+    assert found["synchronous"] == 2  # FULL
+    with pytest.raises(ValueError, match="synchronous"):
+        await pragmas(f"sqlite:///{tmp_path / 'x.db'}?synchronous=off")
+
+
+async def test_a_closed_store_refuses_work(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'x.db'}")
+    with pytest.raises(RuntimeError, match="not open"):
+        await store.load_room("R")
