@@ -12,18 +12,17 @@ import time
 
 from websockets.asyncio.client import ClientConnection
 
-from codebreakers.bench.sockets import drain, open_socket
-from codebreakers.bench.stats import Stats
+from codebreakers.bench.sockets import Shared, drain, open_socket
 
 PREFIX = '{"type":"view","id":'
 
 
 class BareTable:
-    def __init__(self, urls: list[str], number: int, seats: int, stats: Stats) -> None:
-        self.urls = urls
+    def __init__(self, shared: Shared, number: int, seats: int) -> None:
+        self.shared = shared
         self.number = number
         self.seats = seats
-        self.stats = stats
+        self.stats = shared.stats
         self.sockets: list[ClientConnection] = []
         self.readers: list[asyncio.Task[None]] = []
         self._sent = 0
@@ -36,11 +35,10 @@ class BareTable:
     def players(self) -> int:
         return len(self.sockets)
 
-    async def open(self, gate: asyncio.Semaphore, player_index: int) -> None:
+    async def open(self, player_index: int) -> None:
         path = f"/bare/g{self.number}"
         for seat in range(self.seats):
-            url = self.urls[(player_index + seat) % len(self.urls)]
-            ws = await open_socket(url, path, gate)
+            ws = await open_socket(self.shared.url_for(player_index + seat), path, self.shared)
             self.sockets.append(ws)
             self.readers.append(asyncio.create_task(drain(ws, self._on_frame, self.stats)))
 

@@ -26,10 +26,10 @@ import uvloop
 
 from codebreakers.bench.bare_table import BareTable
 from codebreakers.bench.runtime import raise_nofile, tune_gc
+from codebreakers.bench.sockets import Shared
 from codebreakers.bench.stats import Stats
 
 SEATS = 6
-CONNECT_CONCURRENCY = 200
 ACTION_TIMEOUT_S = 10.0
 DRAIN_S = 5.0
 
@@ -38,7 +38,7 @@ class Table(Protocol):
     @property
     def players(self) -> int: ...
 
-    async def open(self, gate: asyncio.Semaphore, player_index: int) -> None: ...
+    async def open(self, player_index: int) -> None: ...
 
     async def act(self, timeout: float) -> None: ...
 
@@ -49,13 +49,13 @@ def emit(event: str, **fields: Any) -> None:
     print(json.dumps({"event": event, **fields}), flush=True)
 
 
-def make_tables(args: argparse.Namespace, stats: Stats) -> list[Table]:
+def make_tables(args: argparse.Namespace, shared: Shared) -> list[Table]:
     count = max(1, math.ceil(args.players / SEATS))
     if args.bare:
-        return [BareTable(args.urls, n, SEATS, stats) for n in range(count)]
+        return [BareTable(shared, n, SEATS) for n in range(count)]
     from codebreakers.bench.decrypto_table import DecryptoTable
 
-    return [DecryptoTable(args.urls, n, SEATS, stats) for n in range(count)]
+    return [DecryptoTable(shared, n, SEATS) for n in range(count)]
 
 
 async def _pace(
@@ -80,9 +80,8 @@ async def _pace(
 
 
 async def _open_all(tables: list[Table], stats: Stats) -> list[Table]:
-    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
     results = await asyncio.gather(
-        *(t.open(gate, i * SEATS) for i, t in enumerate(tables)), return_exceptions=True
+        *(t.open(i * SEATS) for i, t in enumerate(tables)), return_exceptions=True
     )
     ready = []
     for table, result in zip(tables, results, strict=True):
@@ -95,8 +94,9 @@ async def _open_all(tables: list[Table], stats: Stats) -> list[Table]:
 
 async def run(args: argparse.Namespace) -> None:
     stats = Stats()
+    shared = Shared(args.urls, stats)
     t0 = time.perf_counter()
-    tables = await _open_all(make_tables(args, stats), stats)
+    tables = await _open_all(make_tables(args, shared), stats)
     players = sum(t.players for t in tables)
     setup_s = round(time.perf_counter() - t0, 2)
     emit("ready", players_connected=players, setup_s=setup_s, errors=stats.errors)

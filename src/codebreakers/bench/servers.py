@@ -113,7 +113,7 @@ def start_servers(
 ) -> ServerSet:
     """Start `nodes` servers and wait until each answers HTTP."""
     if db is None and not bare:
-        db = f"sqlite+aiosqlite:///{workdir / 'bench.db'}"
+        db = f"sqlite:///{workdir / 'bench.db'}"
     ports = [free_port() for _ in range(nodes)]
     servers = ServerSet(urls=[f"http://127.0.0.1:{p}" for p in ports])
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -132,10 +132,10 @@ def start_servers(
             )
     try:
         for url, proc in zip(servers.urls, servers.procs, strict=True):
-            _wait_until_up(url, "/healthz" if bare else "/", proc)
-    except BaseException:
+            _wait_until_up(url, "/healthz", proc)
+    except RuntimeError as exc:
         servers.stop()
-        raise
+        raise RuntimeError(f"{exc}\n{servers.log_tail()}") from None
     return servers
 
 

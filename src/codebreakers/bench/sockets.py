@@ -16,6 +16,20 @@ from websockets.exceptions import ConnectionClosed
 from codebreakers.bench.stats import Stats
 
 CONNECT_TIMEOUT_S = 120.0
+CONNECT_CONCURRENCY = 200
+
+
+class Shared:
+    """What every table of one load generator shares: the counters and the handshake gate."""
+
+    def __init__(self, urls: list[str], stats: Stats) -> None:
+        self.urls = urls
+        self.stats = stats
+        self.gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+
+    def url_for(self, player_index: int) -> str:
+        """Players alternate between nodes, so a table's members sit on every node."""
+        return self.urls[player_index % len(self.urls)]
 
 
 def ws_url(http_url: str, path: str) -> str:
@@ -25,10 +39,10 @@ def ws_url(http_url: str, path: str) -> str:
     return f"{scheme}://{parts.netloc}{path}"
 
 
-async def open_socket(http_url: str, path: str, gate: asyncio.Semaphore) -> ClientConnection:
-    """Connect, at most `gate`'s worth of handshakes at a time so the listen backlog holds."""
+async def open_socket(http_url: str, path: str, shared: Shared) -> ClientConnection:
+    """Connect, a bounded number of handshakes at a time so the listen backlog holds."""
     parts = urlsplit(http_url)
-    async with gate:
+    async with shared.gate:
         return await connect(
             ws_url(http_url, path),
             origin=f"{parts.scheme}://{parts.netloc}",  # type: ignore[arg-type]
