@@ -38,7 +38,7 @@ def simulate(games: int, seed: int, players: int, views: bool) -> JSON:
     winners: Counter[str] = Counter()
     actions = 0
     master = random.Random(seed)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     for _ in range(games):
         game_seed = master.getrandbits(63)
         setup = {
@@ -59,6 +59,7 @@ def simulate(games: int, seed: int, players: int, views: bool) -> JSON:
         winners[outcome["winner"] or "draw"] += 1
         actions += len(played.actions)
     seconds = time.perf_counter() - started
+    cpu_seconds = time.process_time() - cpu_started
     result: JSON = {
         "games": games,
         "seed": seed,
@@ -66,6 +67,8 @@ def simulate(games: int, seed: int, players: int, views: bool) -> JSON:
         "views": views,
         "seconds": round(seconds, 3),
         "games_per_s": round(games / seconds, 1) if seconds else None,
+        "cpu_seconds": round(cpu_seconds, 3),
+        "games_per_cpu_s": round(games / cpu_seconds, 1) if cpu_seconds else None,
         "actions": actions,
         "actions_per_s": round(actions / seconds, 1) if seconds else None,
         "rounds": {str(r): rounds[r] for r in sorted(rounds)},

@@ -19,7 +19,8 @@ from codebreakers.games.decrypto.codes import ALL_CODES
 from codebreakers.games.decrypto.state import ROUND, TIEBREAK_GUESS, TIEBREAK_REVIEW
 from codebreakers.games.decrypto.timers import interception_opened
 
-CONSONANTS = "bcdfghjklmnpqrstvwxz"
+# 32 letters that make no word (no vowels): a clue is 7 of them, from 35 random bits.
+LETTERS = "bcdfghjklmnpqrstvwxzBCDFGHJKLMNP"
 DEFAULT_SKILL = 0.8
 # Chance of a side move (a proposal, a note, a draft, a guess review) instead of a required one.
 SIDE_MOVE = 0.3
@@ -27,6 +28,7 @@ SIDE_MOVE = 0.3
 TICK_S = 1.0
 
 Move = tuple[str, JSON]
+Task = tuple[str, str, Any]  # (seat, what to do, the transmission or team it is about)
 
 
 def teams_for(players: int) -> tuple[dict[str, list[str]], bool]:
@@ -51,90 +53,91 @@ class RandomTable:
     pool: tuple[str, ...] = ()
 
     def clue(self) -> str:
-        return "".join(self.rng.choice(CONSONANTS) for _ in range(7))
+        bits = self.rng.getrandbits(35)
+        return "".join(LETTERS[(bits >> shift) & 31] for shift in range(0, 35, 5))
 
     def code(self, right: tuple[int, int, int] | None = None) -> list[int]:
         if right is not None and self.rng.random() < self.skill:
             return list(right)
         return list(ALL_CODES[self.rng.randrange(24)])
 
-    def _round_moves(self, state: GameState) -> tuple[list[Move], list[Move]]:
+    def _round_tasks(self, state: GameState) -> tuple[list[Task], list[Task]]:
         table = state.table
         rnd = state.current
-        required: list[Move] = []
-        side: list[Move] = []
+        required: list[Task] = []
+        side: list[Task] = []
         for t in rnd.transmissions:
             if t is None:
                 continue
             if t.clues is None:
-                clues = [self.clue(), self.clue(), self.clue()]
-                required.append((t.encryptor, {"type": "transmit", "clues": clues}))
-                side.append((t.encryptor, {"type": "draft", "clues": [*clues[:2], ""]}))
+                required.append((t.encryptor, "transmit", t))
+                side.append((t.encryptor, "draft", t))
                 continue
             if t.read_at is not None and not t.decode.locked:
-                code = self.code(t.code)
-                required.append((t.decider, {"type": "lock", "target": "own", "code": code}))
+                required.append((t.decider, "lock_own", t))
                 mates = [s for s in table.seats[t.team] if s != t.encryptor]
-                proposal = {"type": "propose", "target": "own", "code": self.code(t.code)}
-                side.append((self.rng.choice(mates), proposal))
+                side.append((self.rng.choice(mates), "propose_own", t))
             opened = interception_opened(rnd, t, table.options.classic)
             if opened is not None and t.interception is not None and not t.interception.locked:
                 enemy = 1 - t.team
-                decider = table.decider(enemy, rnd.number)
-                required.append((decider, {"type": "lock", "target": "enemy", "code": self.code()}))
-                proposal = {"type": "propose", "target": "enemy", "code": self.code()}
-                side.append((self.rng.choice(table.seats[enemy]), proposal))
+                required.append((table.decider(enemy, rnd.number), "lock_enemy", t))
+                side.append((self.rng.choice(table.seats[enemy]), "propose_enemy", t))
         return required, side
 
-    def _tiebreak_moves(self, state: GameState) -> tuple[list[Move], list[Move]]:
+    def _tiebreak_tasks(self, state: GameState) -> tuple[list[Task], list[Task]]:
         tb = state.tiebreak
         assert tb is not None
         table = state.table
-        required: list[Move] = []
-        side: list[Move] = []
-        if state.phase == TIEBREAK_GUESS:
-            for team in (0, 1):
-                if tb.guesses[team] is None:
-                    words = [
-                        k if self.rng.random() < 0.3 else self.rng.choice(self.pool or ("x",))
-                        for k in table.keywords[1 - team]
-                    ]
-                    move = {"type": "guess_keywords", "words": words}
-                    required.append((table.decider(team, state.current.number), move))
-        elif state.phase == TIEBREAK_REVIEW:
-            for team in (0, 1):
-                if not tb.reviewed[team]:
-                    seat = self.rng.choice(table.seats[team])
-                    required.append((seat, {"type": "review_done"}))
-                    accept = {"type": "accept_guess", "number": self.rng.randint(1, 4)}
-                    side.append((seat, accept | {"accept": True}))
+        required: list[Task] = []
+        side: list[Task] = []
+        for team in (0, 1):
+            if state.phase == TIEBREAK_GUESS and tb.guesses[team] is None:
+                decider = table.decider(team, state.current.number)
+                required.append((decider, "guess_keywords", team))
+            elif state.phase == TIEBREAK_REVIEW and not tb.reviewed[team]:
+                seat = self.rng.choice(table.seats[team])
+                required.append((seat, "review_done", team))
+                side.append((seat, "accept_guess", team))
         return required, side
 
-    def moves(self, state: GameState) -> tuple[list[Move], list[Move]]:
-        """The moves the game needs now, and optional side moves."""
-        if state.phase == ROUND:
-            required, side = self._round_moves(state)
-        else:
-            required, side = self._tiebreak_moves(state)
-        seats = list(state.table.team_of)
-        side.append(
-            (
-                self.rng.choice(seats),
-                {"type": "note", "number": self.rng.randint(1, 4), "text": self.clue()},
-            )
-        )
-        return required, side
+    def build(self, state: GameState, kind: str, about: Any) -> JSON:
+        """The action for a task picked by `step` (built only once picked: clues cost time)."""
+        if kind == "transmit":
+            return {"type": "transmit", "clues": [self.clue(), self.clue(), self.clue()]}
+        if kind == "draft":
+            return {"type": "draft", "clues": [self.clue(), self.clue(), ""]}
+        if kind in ("lock_own", "propose_own"):
+            return {"type": kind[: kind.index("_")], "target": "own", "code": self.code(about.code)}
+        if kind in ("lock_enemy", "propose_enemy"):
+            return {"type": kind[: kind.index("_")], "target": "enemy", "code": self.code()}
+        if kind == "guess_keywords":
+            pool = self.pool or ("x",)
+            keywords = state.table.keywords[1 - about]
+            words = [k if self.rng.random() < 0.3 else self.rng.choice(pool) for k in keywords]
+            return {"type": "guess_keywords", "words": words}
+        if kind == "accept_guess":
+            return {"type": "accept_guess", "number": self.rng.randint(1, 4), "accept": True}
+        if kind == "note":
+            return {"type": "note", "number": self.rng.randint(1, 4), "text": self.clue()}
+        return {"type": kind}
 
     def step(self, state: GameState, now: float) -> tuple[Move, float]:
         """One move and the clock time it is made at (a timeout once a deadline has passed)."""
         deadline = RULES.next_deadline(state)
         if deadline is not None and self.rng.random() < 0.2:
             return (SYSTEM_SEAT, {"type": "timeout"}), max(now, deadline)
-        required, side = self.moves(state)
+        if state.phase == ROUND:
+            required, side = self._round_tasks(state)
+        else:
+            required, side = self._tiebreak_tasks(state)
         if not required and deadline is not None:
             return (SYSTEM_SEAT, {"type": "timeout"}), max(now, deadline)
-        pick = side if self.rng.random() < SIDE_MOVE or not required else required
-        return self.rng.choice(pick), now + TICK_S
+        if self.rng.random() < SIDE_MOVE or not required:
+            side.append((self.rng.choice(state.table.all_seats), "note", None))
+            seat, kind, about = self.rng.choice(side)
+        else:
+            seat, kind, about = self.rng.choice(required)
+        return (seat, self.build(state, kind, about)), now + TICK_S
 
 
 @dataclass

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 
 from codebreakers.games.base import Rejection
 from codebreakers.games.decrypto import rejections as R
@@ -97,7 +98,16 @@ def _is_hangul(text: str) -> bool:
     return any("\uac00" <= char <= "\ud7a3" for char in text)
 
 
-def forms(word: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def fold_text(text: str) -> str:
+    """`fold`, with a shortcut for plain ASCII (most clues) and a cache (keywords recur)."""
+    if text.isascii():
+        return "".join(text.lower().split())
+    return fold(text)
+
+
+@lru_cache(maxsize=65536)
+def forms(word: str) -> frozenset[str]:
     """A folded word and what it may be an inflection of (its candidate base forms)."""
     found = {word}
     for ending, base in _LATIN_ENDINGS:
@@ -108,7 +118,7 @@ def forms(word: str) -> set[str]:
     for ending in _CYRILLIC_ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= _MIN_STEM:
             found.add(word[: -len(ending)])
-    return found
+    return frozenset(found)
 
 
 def same_word(clue_word: str, keyword_word: str) -> bool:
@@ -121,34 +131,65 @@ def same_word(clue_word: str, keyword_word: str) -> bool:
     return not forms(clue_word).isdisjoint(forms(keyword_word))
 
 
-def words(text: str) -> list[str]:
+@lru_cache(maxsize=65536)
+def words(text: str) -> tuple[str, ...]:
     """The folded words of a text, in order (punctuation and spaces separate words)."""
-    return [fold(token) for token in _TOKEN.findall(unicodedata.normalize("NFC", text))]
+    return tuple(fold_text(token) for token in _TOKEN.findall(unicodedata.normalize("NFC", text)))
 
 
 def clue_key(clue: str) -> str:
     """What two clues must differ in to both be given in one game."""
-    return fold(clue)
+    return fold_text(clue)
+
+
+@lru_cache(maxsize=8192)
+def _keyword_words(keyword: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """A keyword's folded words, and the first three letters of each of them (and of the glued
+    form "icecream" of "ice cream"): an inflection keeps at least three letters of its stem, so
+    a clue word that starts otherwise can only match a shorter word by being equal to it."""
+    found = words(keyword)
+    glued = (*found, fold_text(keyword))
+    return found, frozenset(word[:_MIN_STEM] for word in glued)
+
+
+@lru_cache(maxsize=1024)
+def _team_starts(keywords: tuple[str, ...]) -> frozenset[str] | None:
+    """Every start of every keyword of a team (None with a Korean keyword: particles differ)."""
+    if any(_is_hangul(keyword) for keyword in keywords):
+        return None
+    return frozenset().union(*(_keyword_words(keyword)[1] for keyword in keywords))
 
 
 def contains_keyword(clue: str, keyword: str) -> bool:
     """Whether the clue is the keyword, or contains it as a word (inflections included)."""
-    if fold(clue) == fold(keyword):
+    if fold_text(clue) == fold_text(keyword):
         return True
+    key_words, starts = _keyword_words(keyword)
     clue_words = words(clue)
-    key_words = words(keyword)
+    if not _is_hangul(keyword) and all(word[:_MIN_STEM] not in starts for word in clue_words):
+        return False
     width = len(key_words)
     if width and any(
         all(same_word(c, k) for c, k in zip(clue_words[i : i + width], key_words, strict=True))
         for i in range(len(clue_words) - width + 1)
     ):
         return True
-    glued = fold(keyword)  # "icecream" for "ice cream"
-    return any(same_word(word, glued) for word in clue_words)
+    glued = fold_text(keyword)  # "icecream" for "ice cream"
+    return width > 1 and any(same_word(word, glued) for word in clue_words)
+
+
+def contains_own_keyword(clue: str, keywords: tuple[str, ...]) -> bool:
+    """`contains_keyword` for any of a team's keywords, with one quick test for most clues."""
+    starts = _team_starts(keywords)
+    if starts is not None and all(word[:_MIN_STEM] not in starts for word in words(clue)):
+        folded = fold_text(clue)
+        if all(folded != fold_text(keyword) for keyword in keywords):
+            return False
+    return any(contains_keyword(clue, keyword) for keyword in keywords)
 
 
 def check_clues(
-    clues: Sequence[str], keywords: Sequence[str], used: Iterable[str]
+    clues: Sequence[str], keywords: tuple[str, ...], used: Iterable[str]
 ) -> Rejection | None:
     """Why a transmission is refused (reuse, an own keyword), or None; blank clues are skipped."""
     seen = set(used)
@@ -159,14 +200,14 @@ def check_clues(
         if key in seen:
             return R.reject(R.CLUE_REUSED, f"clue {index}")
         seen.add(key)
-        if any(contains_keyword(clue, keyword) for keyword in keywords):
+        if contains_own_keyword(clue, keywords):
             return R.reject(R.CLUE_IS_KEYWORD, f"clue {index}")
     return None
 
 
 def clue_warnings(
     clue: str,
-    keywords: Sequence[str],
+    keywords: tuple[str, ...],
     used: frozenset[str],
     translation_check: TranslationCheck | None = None,
 ) -> list[str]:
@@ -176,9 +217,9 @@ def clue_warnings(
     found: list[str] = []
     if clue_key(clue) in used:
         found.append(R.CLUE_REUSED)
-    if any(contains_keyword(clue, keyword) for keyword in keywords):
+    if contains_own_keyword(clue, keywords):
         found.append(R.CLUE_IS_KEYWORD)
-    elif any(len(fold(k)) >= 3 and fold(k) in fold(clue) for k in keywords):
+    elif any(len(fold_text(k)) >= 3 and fold_text(k) in fold_text(clue) for k in keywords):
         found.append(KEYWORD_INSIDE)
     tokens = words(clue)
     if any(char.isdigit() for char in clue):

@@ -22,7 +22,7 @@ from codebreakers.games.decrypto.state import (
     Pair,
     Tiebreak,
 )
-from codebreakers.games.decrypto.words.folding import fold
+from codebreakers.games.decrypto.clues import fold_text
 
 VICTORY_TOKENS = 2
 DEFEAT_TOKENS = 2
@@ -116,7 +116,9 @@ def exact_matches(state: GameState, guesser: int) -> tuple[bool, ...]:
     if guesses is None:
         return (False, False, False, False)
     keywords = state.table.keywords[1 - guesser]
-    return tuple(bool(g) and fold(g) == fold(k) for g, k in zip(guesses, keywords, strict=True))
+    return tuple(
+        bool(g) and fold_text(g) == fold_text(k) for g, k in zip(guesses, keywords, strict=True)
+    )
 
 
 def matches(state: GameState, guesser: int) -> tuple[bool, ...]:

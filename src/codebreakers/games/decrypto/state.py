@@ -9,7 +9,8 @@ keep an old state while computing a new one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from typing import Any
+from dataclasses import dataclass, field
 
 from codebreakers.games.decrypto.codes import Code
 from codebreakers.games.decrypto.options import Options
@@ -26,7 +27,7 @@ TIEBREAK_REVIEW = "tiebreak_review"
 OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Answer:
     """A team's answer to one transmission: the decode (own team) or the interception (enemy)."""
 
@@ -36,7 +37,7 @@ class Answer:
     locked_at: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Transmission:
     """One team's transmission in one round, from writing the clues to the reveal."""
 
@@ -48,7 +49,7 @@ class Transmission:
     clues: Clues | None = None
     transmitted_at: float | None = None
     read_at: float | None = None  # when its clues became public (classic order: read out)
-    decode: Answer = Answer()
+    decode: Answer = field(default_factory=Answer)
     interception: Answer | None = None  # None when nobody intercepts it (round 1)
     revealed: bool = False
 
@@ -56,9 +57,20 @@ class Transmission:
         return self.decode if own else self.interception
 
     def with_answer(self, own: bool, answer: Answer) -> Transmission:
-        if own:
-            return replace(self, decode=answer)
-        return replace(self, interception=answer)
+        # Spelled out rather than dataclasses.replace: this runs on every proposal and lock.
+        return Transmission(
+            self.team,
+            self.encryptor,
+            self.decider,
+            self.code,
+            self.draft,
+            self.clues,
+            self.transmitted_at,
+            self.read_at,
+            answer if own else self.decode,
+            self.interception if own else answer,
+            self.revealed,
+        )
 
     @property
     def decoded(self) -> bool:
@@ -71,18 +83,25 @@ class Transmission:
         return self.interception.code == self.code
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Round:
     number: int
     started_at: float
     transmissions: tuple[Transmission | None, Transmission | None]  # by team; None: no transmission
+    # The views of the rounds up to this one once it is over, by kind of viewer (view.py): a
+    # finished round never changes and is shared by every later state, so it is listed once.
+    memo: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def finished(self) -> bool:
+        return all(t is None or t.revealed for t in self.transmissions)
 
     def with_transmission(self, t: Transmission) -> Round:
         both = (t, self.transmissions[1]) if t.team == WHITE else (self.transmissions[0], t)
         return Round(self.number, self.started_at, both)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Table:
     """Everything fixed when the game starts: options, seating, the deal."""
 
@@ -94,6 +113,11 @@ class Table:
     seed: int
     started_at: float
     transmits: tuple[bool, bool]
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def all_seats(self) -> tuple[str, ...]:
+        return self.seats[0] + self.seats[1]
 
     def encryptor(self, team: int, number: int) -> str:
         seats = self.seats[team]
@@ -106,7 +130,7 @@ class Table:
         return seats[((number - 1) % n + (n + 1) // 2) % n]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Tiebreak:
     """Keyword guessing: each team guesses the other's keywords, the owners review the guesses."""
 
@@ -119,7 +143,7 @@ class Tiebreak:
     review_started_at: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Outcome:
     winner: int | None
     reason: str
@@ -130,7 +154,7 @@ class Outcome:
     keyword_hits: Pair | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameState:
     table: Table
     phase: str
@@ -146,4 +170,14 @@ class GameState:
         return self.rounds[-1]
 
     def with_round(self, rnd: Round) -> GameState:
-        return replace(self, rounds=(*self.rounds[:-1], rnd))
+        """This state with its current round replaced (spelled out: it runs on every action)."""
+        return GameState(
+            self.table,
+            self.phase,
+            (*self.rounds[:-1], rnd),
+            self.tokens,
+            self.notes,
+            self.used_clues,
+            self.tiebreak,
+            self.outcome,
+        )

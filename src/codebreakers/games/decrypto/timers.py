@@ -81,7 +81,10 @@ def _round_deadlines(state: GameState) -> list[Deadline]:
 
 def deadlines(state: GameState) -> list[Deadline]:
     """Every running deadline, earliest first."""
-    limit = state.table.options.decide_limit_s
+    options = state.table.options
+    limit = options.decide_limit_s
+    if limit is None and options.clue_limit_s is None and not options.sand_timer:
+        return []
     tb = state.tiebreak
     found: list[Deadline] = []
     if state.phase == ROUND:

@@ -19,6 +19,7 @@ from codebreakers.games.decrypto.state import (
     TIEBREAK_REVIEW,
     Answer,
     GameState,
+    Round,
     Transmission,
 )
 from codebreakers.games.decrypto.timers import deadlines, interception_opened
@@ -137,11 +138,45 @@ def _tiebreak(state: GameState, sight: _Sight) -> JSON | None:
 
 
 def _options(state: GameState) -> JSON:
+    memo: JSON | None = state.table.memo.get("options")
+    if memo is not None:
+        return memo
     listed = state.table.options.to_json()
     custom = listed["custom_words"]
     # The host's list is a superset of both teams' keywords: only its size is shown.
     listed["custom_words"] = None
     listed["custom_word_count"] = len(custom) if custom is not None else None
+    state.table.memo["options"] = listed
+    return listed
+
+
+def _round(state: GameState, rnd: Round, sight: _Sight, check: TranslationCheck | None) -> JSON:
+    return {
+        "number": rnd.number,
+        "transmissions": {
+            TEAMS[team]: _transmission(state, t, sight, check) if t is not None else None
+            for team, t in enumerate(rnd.transmissions)
+        },
+    }
+
+
+def _rounds(state: GameState, sight: _Sight, check: TranslationCheck | None) -> list[JSON]:
+    """Every round's JSON. Finished rounds never change and are shared by every later state,
+    so the list up to a finished round is kept in that round, once per kind of viewer."""
+    key = "all" if sight.all else sight.team
+    last = len(state.rounds) - 1
+    if state.rounds[last].finished:
+        last += 1
+    listed: list[JSON] = []
+    for index in range(last - 1, -1, -1):  # the latest finished round already listed
+        memo = state.rounds[index].memo.get(key)
+        if memo is not None:
+            listed = list(memo)
+            break
+    for rnd in state.rounds[len(listed) : last]:
+        listed.append(_round(state, rnd, sight, check))
+        rnd.memo[key] = tuple(listed)
+    listed += [_round(state, rnd, sight, check) for rnd in state.rounds[last:]]
     return listed
 
 
@@ -176,16 +211,7 @@ def build_view(
             }
             for team in (0, 1)
         },
-        "rounds": [
-            {
-                "number": rnd.number,
-                "transmissions": {
-                    TEAMS[team]: _transmission(state, t, sight, check) if t is not None else None
-                    for team, t in enumerate(rnd.transmissions)
-                },
-            }
-            for rnd in state.rounds
-        ],
+        "rounds": _rounds(state, sight, check),
         "deadlines": [deadline.to_json() for deadline in deadlines(state)],
         "notes": {str(i): text for i, text in enumerate(own_notes, start=1) if text},
         "waiting_for": waiting_for(state),
