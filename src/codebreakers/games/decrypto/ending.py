@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from codebreakers.games.base import JSON
+from codebreakers.games.decrypto.clues import fold_text
 from codebreakers.games.decrypto.deal import start_round
 from codebreakers.games.decrypto.state import (
     BLACK,
@@ -22,7 +23,6 @@ from codebreakers.games.decrypto.state import (
     Pair,
     Tiebreak,
 )
-from codebreakers.games.decrypto.clues import fold_text
 
 VICTORY_TOKENS = 2
 DEFEAT_TOKENS = 2

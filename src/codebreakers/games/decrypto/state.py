@@ -9,8 +9,8 @@ keep an old state while computing a new one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 from codebreakers.games.decrypto.codes import Code
 from codebreakers.games.decrypto.options import Options
