@@ -1,0 +1,74 @@
+/**
+ * The client's entry point: restores the interface language, theme and sound choices, routes
+ * between home and room, keeps the room socket matching the route, and renders the whole tree
+ * on every state change.
+ */
+import { html, render } from "./html.js";
+import { loadLanguage, pickLanguage, t } from "./i18n.js";
+import { connect, disconnect } from "./net.js";
+import { parse } from "./router.js";
+import { getState, onChange, update } from "./store.js";
+import { applyTheme, savedTheme } from "./theme.js";
+import { saveMuted, savedMuted, signalTurn } from "./attention.js";
+import { gameUi } from "./games.js";
+import { TopBar } from "./components/topbar.js";
+import { ConnectionBanner } from "./components/banner.js";
+import { Home } from "./components/home.js";
+import { Room } from "./components/room.js";
+import { RulesDialog } from "./components/rules.js";
+
+const root = document.getElementById("app");
+
+async function setLang(lang) {
+  update({ lang: await loadLanguage(lang, true) });
+}
+
+function setTheme(theme) {
+  applyTheme(theme);
+  update({ theme });
+}
+
+function toggleMute() {
+  const muted = !getState().muted;
+  saveMuted(muted);
+  update({ muted });
+}
+
+function App({ state }) {
+  return html`
+    <${TopBar} state=${state} onLang=${setLang} onTheme=${setTheme} onMute=${toggleMute}
+      onRules=${() => update({ rulesOpen: true })} />
+    <${ConnectionBanner} connection=${state.connection} retryAt=${state.retryAt} />
+    <main id="main">
+      ${state.route.name === "room" ? html`<${Room} state=${state} />` : html`<${Home} />`}
+    </main>
+    ${state.rulesOpen ? html`<${RulesDialog} state=${state} onClose=${() => update({ rulesOpen: false })} />` : null}
+    <div class="toasts" role="status" aria-live="polite">
+      ${state.toasts.map((x) => html`<div class="toast">${x.text}</div>`)}
+    </div>`;
+}
+
+let connectedTo = null;
+
+function draw(state) {
+  const code = state.route.name === "room" ? state.route.code : null;
+  if (code !== connectedTo) {
+    connectedTo = code;
+    if (code) connect(code);
+    else disconnect();
+  }
+  render(html`<${App} state=${state} />`, root);
+  const task = state.view && state.room ? gameUi(state.room.game).myTask(state.view) : null;
+  const title = state.room ? `${state.room.code} · ${t("app.title")}` : t("app.title");
+  signalTurn(task, title, state.muted);
+}
+
+async function start() {
+  const theme = savedTheme();
+  applyTheme(theme);
+  const lang = await loadLanguage(pickLanguage());
+  onChange(draw);
+  update({ lang, theme, muted: savedMuted(), route: parse(location.pathname) });
+}
+
+start();

@@ -1,0 +1,70 @@
+/**
+ * A decoding or interception board for one transmission: its clues, every teammate's proposal
+ * (visible to the team only; the server sends them to no one else), the viewer's own picker, and
+ * the decider's lock button. Proposals are sent as soon as the picked code is complete.
+ */
+import { html, useEffect, useState } from "../html.js";
+import { t } from "../i18n.js";
+import { Code, TeamBadge, seatName } from "./common.js";
+import { CodePicker, isComplete } from "./codepicker.js";
+
+const same = (a, b) => !!a && !!b && a.join() === b.join();
+
+function Proposals({ room, proposals, me, onUse }) {
+  const entries = Object.entries(proposals || {});
+  if (!entries.length) return html`<p class="muted small">${t("board.no_proposals")}</p>`;
+  return html`<ul class="proposals" aria-label=${t("board.proposals")}>
+    ${entries.map(
+      ([seat, code]) => html`<li>
+        <span class="who">${seat === me ? t("board.you") : seatName(room, seat)}</span>
+        <${Code} code=${code} />
+        ${onUse && seat !== me
+          ? html`<button class="small ghost" onClick=${() => onUse(code)}>${t("board.use")}</button>`
+          : null}
+      </li>`,
+    )}
+  </ul>`;
+}
+
+export function AnswerBoard({ room, team, target, answer, tr, me, canPropose, canLock, deciderName, act }) {
+  const mine = answer.proposals?.[me];
+  const [code, setCode] = useState(mine || [null, null, null]);
+  const [busy, setBusy] = useState(false);
+  const key = `${team}-${target}`;
+  useEffect(() => {
+    if (mine && !isComplete(code)) setCode(mine);
+  }, [mine?.join()]);
+
+  function pick(next) {
+    setCode(next);
+    if (isComplete(next) && !same(next, mine)) act({ type: "propose", target, code: next });
+  }
+
+  async function lock() {
+    setBusy(true);
+    await act({ type: "lock", target, code });
+    setBusy(false);
+  }
+
+  const title = target === "own" ? t("board.decode_title") : t("board.intercept_title");
+  return html`<section class="card board board-${target}" aria-labelledby=${`${key}-title`}>
+    <h2 id=${`${key}-title`} class="row">${title} <${TeamBadge} team=${team} /></h2>
+    <p class="muted small">${t("board.encryptor", { name: seatName(room, tr.encryptor) })}</p>
+    ${answer.locked
+      ? html`<p class="locked">🔒 ${t("board.locked")} <${Code} code=${answer.code} /></p>`
+      : html`
+          ${canPropose
+            ? html`<${CodePicker} id=${key} clues=${tr.clues} code=${code} onChange=${pick} />`
+            : html`<ol class="clue-list">
+                ${tr.clues.map((c) => html`<li class="clue">${c || t("clue.blank")}</li>`)}
+              </ol>`}
+          <${Proposals} room=${room} proposals=${answer.proposals} me=${me}
+            onUse=${canLock ? (c) => setCode(c) : null} />
+          ${canLock
+            ? html`<button class="primary lock" onClick=${lock} disabled=${busy || !isComplete(code)}>
+                🎯 ${isComplete(code) ? t("board.lock_code", { code: code.join("-") }) : t("board.lock")}
+              </button>`
+            : html`<p class="waiting">${t("board.waiting_decider", { name: deciderName })}</p>`}
+        `}
+  </section>`;
+}

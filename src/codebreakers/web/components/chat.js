@@ -1,0 +1,83 @@
+/**
+ * Team chat and all chat side by side, each titled with who can read it. Text is rendered as text
+ * (Preact escapes it), never as HTML. The encryptor's muted state is shown on the team panel.
+ */
+import { html, useEffect, useRef, useState } from "../html.js";
+import { t } from "../i18n.js";
+import { send } from "../net.js";
+import { TeamBadge } from "./common.js";
+
+function Lines({ lines, me }) {
+  const box = useRef(null);
+  useEffect(() => {
+    const el = box.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [lines.length]);
+  return html`<ol class="chat-lines" ref=${box} tabindex="0" aria-live="polite">
+    ${lines.length
+      ? lines.map(
+          (l) => html`<li class=${l.player === me ? "mine" : ""}>
+            <span class="who">${l.name}</span>${": "}<span class="text">${l.text}</span>
+          </li>`,
+        )
+      : html`<li class="muted small">${t("chat.empty")}</li>`}
+  </ol>`;
+}
+
+function ChatPanel({ channel, lines, me, title, audience, mutedReason, canWrite }) {
+  const [text, setText] = useState("");
+  const inputId = `chat-${channel}-input`;
+  async function submit(e) {
+    e.preventDefault();
+    const line = text.trim();
+    if (!line) return;
+    setText("");
+    if (!(await send("chat", { channel, text: line }))) setText(line);
+  }
+  return html`<section class="card chat chat-${channel}" aria-labelledby=${`chat-${channel}-title`}>
+    <header>
+      <h2 id=${`chat-${channel}-title`} class="row">${title}</h2>
+      <p class="muted small audience">👁 ${audience}</p>
+    </header>
+    <${Lines} lines=${lines} me=${me} />
+    ${mutedReason ? html`<p class="warning small muted-note">🤐 ${mutedReason}</p>` : null}
+    ${canWrite && !mutedReason
+      ? html`<form class="chat-form" onSubmit=${submit}>
+          <label for=${inputId} class="visually-hidden">${t("chat.write", { channel: title })}</label>
+          <input id=${inputId} value=${text} maxlength="500" autocomplete="off"
+            onInput=${(e) => setText(e.currentTarget.value)} />
+          <button type="submit">${t("chat.send")}</button>
+        </form>`
+      : null}
+  </section>`;
+}
+
+/**
+ * `team` is the viewer's team (null for spectators: all chat only, plus team lines they may read
+ * as open spectators). `muted` is true while the viewer is the encryptor whose team decodes.
+ */
+export function Chats({ lines, me, team, muted, joined }) {
+  const teamLines = lines.filter((l) => l.channel === "team");
+  const allLines = lines.filter((l) => l.channel === "all");
+  return html`<div class="chats">
+    ${team
+      ? html`<${ChatPanel}
+          channel="team"
+          lines=${teamLines}
+          me=${me}
+          title=${html`${t("chat.team")} <${TeamBadge} team=${team} />`}
+          audience=${t("chat.team_audience")}
+          mutedReason=${muted ? t("chat.muted") : null}
+          canWrite=${true}
+        />`
+      : null}
+    <${ChatPanel}
+      channel="all"
+      lines=${allLines}
+      me=${me}
+      title=${t("chat.all")}
+      audience=${t("chat.all_audience")}
+      canWrite=${joined}
+    />
+  </div>`;
+}

@@ -1,0 +1,47 @@
+/**
+ * Picking a code: for each of the three clues, a radio group of the digits 1-4. Choosing a digit
+ * already used by another clue swaps the two, so the picked code always has distinct digits.
+ * Radio groups give keyboard play (arrow keys) and screen-reader labels for free.
+ */
+import { html } from "../html.js";
+import { t } from "../i18n.js";
+
+export function pickDigit(code, slot, digit) {
+  const next = [...code];
+  const other = next.indexOf(digit);
+  if (other !== -1 && other !== slot) next[other] = next[slot];
+  next[slot] = digit;
+  return next;
+}
+
+export function isComplete(code) {
+  return code.every((d) => d) && new Set(code).size === 3;
+}
+
+export function CodePicker({ id, clues, code, onChange, disabled }) {
+  return html`<div class="code-picker">
+    ${[0, 1, 2].map(
+      (slot) => html`<fieldset class="pick-row" disabled=${disabled}>
+        <legend>
+          <span class="clue-num">${slot + 1}</span>
+          <span class="clue-text">${clues?.[slot] || t("clue.blank")}</span>
+        </legend>
+        <div class="digits">
+          ${[1, 2, 3, 4].map(
+            (d) => html`<label class="digit-choice">
+              <input
+                type="radio"
+                name=${`${id}-${slot}`}
+                value=${d}
+                checked=${code[slot] === d}
+                aria-label=${t("pick.aria", { clue: slot + 1, n: d })}
+                onChange=${() => onChange(pickDigit(code, slot, d))}
+              />
+              <span aria-hidden="true">${d}</span>
+            </label>`,
+          )}
+        </div>
+      </fieldset>`,
+    )}
+  </div>`;
+}

@@ -1,0 +1,36 @@
+/** Live countdowns for the sand timer and the clue/decide limits (view.deadlines). */
+import { html, useEffect, useState } from "../html.js";
+import { t } from "../i18n.js";
+import { serverNow } from "../store.js";
+import { TeamBadge } from "./common.js";
+
+function useTick(ms) {
+  const [, setN] = useState(0);
+  useEffect(() => {
+    const id = setInterval(() => setN((n) => n + 1), ms);
+    return () => clearInterval(id);
+  }, [ms]);
+}
+
+function format(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+export function Countdowns({ deadlines }) {
+  useTick(500);
+  if (!deadlines?.length) return null;
+  const now = serverNow();
+  return html`<ul class="countdowns" aria-label=${t("timer.title")}>
+    ${deadlines.map((d) => {
+      const left = d.at - now;
+      const label = t(`timer.${d.kind}${d.target ? `.${d.target}` : ""}`);
+      return html`<li class="countdown ${left < 10 ? "urgent" : ""}" role="timer">
+        <span aria-hidden="true">⏳</span>
+        ${d.team ? html`<${TeamBadge} team=${d.team} />` : null}
+        <span>${label}</span>
+        <strong class="time">${format(left)}</strong>
+      </li>`;
+    })}
+  </ul>`;
+}

@@ -1,0 +1,128 @@
+/**
+ * The home screen: create a room (game, word language and other options, public or private),
+ * join one by its code, or pick a public room waiting for players (refreshed every few seconds).
+ */
+import { html, useEffect, useState } from "../html.js";
+import { t, errorText, LANGUAGES } from "../i18n.js";
+import { navigate } from "../router.js";
+import { toast } from "../store.js";
+import { GAME_NAMES, gameUi } from "../games.js";
+
+const CODE_RE = /^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{6}$/;
+const REFRESH_MS = 5000;
+
+async function httpError(res) {
+  try {
+    const body = await res.json();
+    return errorText(body.error.code, body.error.detail);
+  } catch {
+    return errorText("internal_error");
+  }
+}
+
+function CreateRoom() {
+  const [game, setGame] = useState(GAME_NAMES[0]);
+  const [options, setOptions] = useState(() => ({ ...gameUi(game).defaults, words: document.documentElement.lang in LANGUAGES ? document.documentElement.lang : "en" }));
+  const [isPublic, setPublic] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const ui = gameUi(game);
+  async function create(e) {
+    e.preventDefault();
+    setBusy(true);
+    const res = await fetch("/api/rooms", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ game, options, public: isPublic }),
+    });
+    setBusy(false);
+    if (!res.ok) return toast(await httpError(res));
+    const body = await res.json();
+    navigate(`/r/${body.code}`);
+  }
+  return html`<form class="card create" onSubmit=${create} aria-labelledby="create-title">
+    <h2 id="create-title">${t("home.create")}</h2>
+    <div class="stack">
+      ${GAME_NAMES.length > 1
+        ? html`<label for="new-game"><span class="label">${t("home.game")}</span>
+            <select id="new-game" onChange=${(e) => { setGame(e.currentTarget.value); setOptions({ ...gameUi(e.currentTarget.value).defaults }); }}>
+              ${GAME_NAMES.map((g) => html`<option value=${g} selected=${g === game}>${t(`game.${g}`)}</option>`)}
+            </select></label>`
+        : null}
+      <${ui.Options} idPrefix="new" options=${options} onChange=${setOptions} />
+      <label class="check" for="new-public">
+        <input id="new-public" type="checkbox" checked=${isPublic} onChange=${(e) => setPublic(e.currentTarget.checked)} />
+        <span>${t("options.public")}</span>
+      </label>
+      <button class="primary" type="submit" disabled=${busy}>${t("home.create_button")}</button>
+    </div>
+  </form>`;
+}
+
+function JoinByCode() {
+  const [code, setCode] = useState("");
+  const clean = code.trim().toUpperCase();
+  const valid = CODE_RE.test(clean);
+  return html`<form class="card join-code" aria-labelledby="joincode-title"
+    onSubmit=${(e) => { e.preventDefault(); if (valid) navigate(`/r/${clean}`); }}>
+    <h2 id="joincode-title">${t("home.join")}</h2>
+    <div class="row">
+      <label for="join-code" class="visually-hidden">${t("home.code")}</label>
+      <input id="join-code" class="code-input" value=${code} maxlength="6" autocomplete="off" autocapitalize="characters"
+        placeholder=${t("home.code")} onInput=${(e) => setCode(e.currentTarget.value)} />
+      <button type="submit" disabled=${!valid}>${t("home.join_button")}</button>
+    </div>
+  </form>`;
+}
+
+function PublicRooms() {
+  const [rooms, setRooms] = useState(null);
+  useEffect(() => {
+    let alive = true;
+    async function load() {
+      try {
+        const res = await fetch("/api/rooms?open=true");
+        if (res.ok && alive) setRooms((await res.json()).rooms);
+      } catch {
+        // Offline for a moment: keep the last list; the next refresh tries again.
+      }
+    }
+    load();
+    const id = setInterval(load, REFRESH_MS);
+    return () => { alive = false; clearInterval(id); };
+  }, []);
+  return html`<section class="card public-rooms" aria-labelledby="public-title">
+    <h2 id="public-title">${t("home.public")}</h2>
+    ${rooms === null
+      ? html`<p class="muted">${t("home.loading")}</p>`
+      : rooms.length === 0
+        ? html`<p class="muted">${t("home.no_public")}</p>`
+        : html`<ul class="room-list">
+            ${rooms.map(
+              (r) => html`<li>
+                <a href=${`/r/${r.code}`} onClick=${(e) => { e.preventDefault(); navigate(`/r/${r.code}`); }}>
+                  <strong>${t(`game.${r.game}`)}</strong>
+                  <span class="muted small">${r.options?.words && LANGUAGES[r.options.words] ? LANGUAGES[r.options.words] : ""}</span>
+                  <span class="small">${t("home.room_players", { n: r.players, free: r.free_seats })}</span>
+                  <span class="code-tag">${r.code}</span>
+                </a>
+              </li>`,
+            )}
+          </ul>`}
+  </section>`;
+}
+
+export function Home() {
+  return html`<div class="home">
+    <section class="intro">
+      <h1>${t("home.title")}</h1>
+      <p class="muted">${t("home.tagline")}</p>
+    </section>
+    <div class="home-grid">
+      <${CreateRoom} />
+      <div class="stack">
+        <${JoinByCode} />
+        <${PublicRooms} />
+      </div>
+    </div>
+  </div>`;
+}

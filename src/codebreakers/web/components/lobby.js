@@ -1,0 +1,104 @@
+/**
+ * The room before a game: the share link with a copy button and a QR code (served by the server
+ * as SVG), both teams' seats, the spectators, the options (editable by the host) and the start.
+ */
+import { html, useState } from "../html.js";
+import { t } from "../i18n.js";
+import { send } from "../net.js";
+import { toast } from "../store.js";
+import { gameUi } from "../games.js";
+import { Seats, Spectators } from "./seats.js";
+
+function Share({ room }) {
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(room.url);
+      toast(t("lobby.copied"));
+    } catch {
+      document.getElementById("share-link").select();
+      toast(t("lobby.copy_manually"));
+    }
+  }
+  return html`<section class="card share" aria-labelledby="share-title">
+    <h2 id="share-title">${t("lobby.invite")}</h2>
+    <div class="share-body">
+      <div class="stack">
+        <p class="room-code">${t("lobby.code")} <strong>${room.code}</strong></p>
+        <label for="share-link"><span class="label">${t("lobby.link")}</span></label>
+        <div class="row">
+          <input id="share-link" readonly value=${room.url} onFocus=${(e) => e.currentTarget.select()} />
+          <button onClick=${copy}>📋 ${t("lobby.copy")}</button>
+        </div>
+      </div>
+      <img class="qr" src=${`/api/rooms/${room.code}/qr.svg`} width="148" height="148"
+        alt=${t("lobby.qr_alt", { code: room.code })} />
+    </div>
+  </section>`;
+}
+
+export function JoinForm({ label }) {
+  const [name, setName] = useState(localStorage.getItem("cb.name") || "");
+  const [busy, setBusy] = useState(false);
+  async function submit(e) {
+    e.preventDefault();
+    const clean = name.trim();
+    if (!clean) return;
+    setBusy(true);
+    localStorage.setItem("cb.name", clean);
+    await send("join", { name: clean });
+    setBusy(false);
+  }
+  return html`<form class="card join-form row" onSubmit=${submit}>
+    <label for="join-name" class="grow">
+      <span class="label">${t("lobby.your_name")}</span>
+      <input id="join-name" value=${name} maxlength="32" autocomplete="nickname" required
+        onInput=${(e) => setName(e.currentTarget.value)} />
+    </label>
+    <button class="primary" type="submit" disabled=${busy}>${label}</button>
+  </form>`;
+}
+
+function HostPanel({ room }) {
+  const ui = gameUi(room.game);
+  const counts = Object.fromEntries(Object.entries(room.teams).map(([tm, s]) => [tm, s.filter(Boolean).length]));
+  const ready = Object.entries(room.team_sizes).every(([tm, [lo, hi]]) => counts[tm] >= lo && counts[tm] <= hi);
+  return html`<section class="card host-panel" aria-labelledby="host-title">
+    <h2 id="host-title">👑 ${t("lobby.host_controls")}</h2>
+    <${ui.Options} idPrefix="room-opt" options=${room.options}
+      onChange=${(options) => send("set_options", { options })} />
+    <label class="check" for="room-public">
+      <input id="room-public" type="checkbox" checked=${room.public}
+        onChange=${(e) => send("set_public", { public: e.currentTarget.checked })} />
+      <span>${t("options.public")}</span>
+    </label>
+    ${ready ? null : html`<p class="muted small">${t("lobby.not_ready")}</p>`}
+    <button class="primary start" disabled=${!ready} onClick=${() => send("start")}>▶ ${t("lobby.start")}</button>
+  </section>`;
+}
+
+export function Lobby({ room, me }) {
+  const player = room.players.find((p) => p.id === me);
+  const ui = gameUi(room.game);
+  const isHost = player && room.host === me;
+  return html`<div class="lobby">
+    <div class="lobby-main stack">
+      <h1>${t("lobby.title", { game: t(`game.${room.game}`) })}</h1>
+      ${player ? null : html`<${JoinForm} label=${t("lobby.join")} />`}
+      <${Seats} room=${room} me=${me} editable=${true} />
+      ${player?.team
+        ? html`<p><button class="ghost" onClick=${() => send("leave_seat")}>👁 ${t("lobby.watch")}</button></p>`
+        : null}
+      <${Spectators} room=${room} me=${me} editable=${true} />
+    </div>
+    <aside class="lobby-side stack">
+      <${Share} room=${room} />
+      ${isHost
+        ? html`<${HostPanel} room=${room} />`
+        : html`<section class="card" aria-labelledby="opts-title">
+            <h2 id="opts-title">${t("lobby.options")}</h2>
+            <${ui.Summary} options=${room.options} />
+            <p class="muted small">${t("lobby.waiting_host")}</p>
+          </section>`}
+    </aside>
+  </div>`;
+}

@@ -1,0 +1,58 @@
+/**
+ * How to play: a dialog rendering the room's game rules (web/rules/{lang}.json, sections by id) as
+ * text, scrolled to the section that matches what the player is doing now (seating, writing
+ * clues, decoding, intercepting, tie-break, end).
+ */
+import { html, useEffect, useRef, useState } from "../html.js";
+import { t } from "../i18n.js";
+
+const cache = {};
+
+async function loadRules(lang) {
+  if (!cache[lang]) {
+    cache[lang] = fetch(`/static/rules/${lang}.json`).then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.status))));
+  }
+  return cache[lang];
+}
+
+/** The id of the rules section for the viewer's current situation (Decrypto; else the overview). */
+export function currentSection(state) {
+  const { view, room } = state;
+  if (!room || room.game !== "decrypto") return "overview";
+  if (!view || room.status === "waiting") return "teams";
+  if (view.phase === "tiebreak_guess" || view.phase === "tiebreak_review") return "tiebreak";
+  if (view.phase === "over") return "end";
+  const task = view.waiting_for.find((w) => w.seat === view.you?.seat)?.task;
+  return { transmit: "transmit", lock_own: "decode", lock_enemy: "intercept" }[task] || "round";
+}
+
+export function RulesDialog({ state, onClose }) {
+  const ref = useRef(null);
+  const [rules, setRules] = useState(null);
+  const [failed, setFailed] = useState(false);
+  const wanted = currentSection(state);
+  useEffect(() => {
+    ref.current.showModal();
+    loadRules(state.lang).then(setRules, () => setFailed(true));
+  }, [state.lang]);
+  useEffect(() => {
+    document.getElementById(`rules-${wanted}`)?.scrollIntoView({ block: "start" });
+  }, [rules]);
+  const game = rules?.[state.room?.game || "decrypto"];
+  const sections = game ? game.sections : [];
+  return html`<dialog ref=${ref} class="rules" aria-labelledby="rules-title" onClose=${onClose}>
+    <div class="spread">
+      <h1 id="rules-title">${game?.title || t("rules.title")}</h1>
+      <button class="ghost" onClick=${() => ref.current.close()} aria-label=${t("rules.close")}>✕</button>
+    </div>
+    ${failed ? html`<p class="error-text">${t("rules.unavailable")}</p>` : null}
+    <div class="rules-text">
+      ${sections.map(
+        (s) => html`<section id=${`rules-${s.id}`} class=${s.id === wanted ? "current" : ""}>
+          <h2>${s.title}</h2>
+          ${s.paragraphs.map((p) => html`<p>${p}</p>`)}
+        </section>`,
+      )}
+    </div>
+  </dialog>`;
+}

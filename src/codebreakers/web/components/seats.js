@@ -1,0 +1,120 @@
+/**
+ * Both teams' slots in table order with names and connection dots, and the spectator list.
+ * The host gets per-player controls (move up, switch team, to spectators, remove) and can put a
+ * bot in an empty slot; any player can sit in an empty slot or step out to watch.
+ */
+import { html, useState } from "../html.js";
+import { t } from "../i18n.js";
+import { send } from "../net.js";
+import { ConnectionDot, TeamBadge } from "./common.js";
+
+function PlayerName({ player, room, me }) {
+  return html`<span class="player-name">
+    <${ConnectionDot} seat=${player} />
+    <span class="name">${player.name}</span>
+    ${player.kind === "bot" ? html`<span class="tag">🤖 ${t(`bot.${player.level}`)}</span>` : null}
+    ${player.id === room.host ? html`<span class="tag" title=${t("lobby.host")}>👑<span class="visually-hidden">${t("lobby.host")}</span></span>` : null}
+    ${player.id === me ? html`<span class="tag you">${t("lobby.you")}</span>` : null}
+  </span>`;
+}
+
+function HostControls({ player, room, team, index }) {
+  const slots = team ? room.teams[team] : null;
+  const free = (tm) => room.teams[tm].indexOf(null);
+  const label = (k) => t(k, { name: player.name });
+  return html`<span class="host-controls">
+    ${team && index > 0
+      ? html`<button class="small ghost" aria-label=${label("lobby.move_up")} title=${label("lobby.move_up")}
+          onClick=${() => send("move", { player: player.id, team, index: index - 1 })}>↑</button>`
+      : null}
+    ${team && index < slots.length - 1 && slots[index + 1]
+      ? html`<button class="small ghost" aria-label=${label("lobby.move_down")} title=${label("lobby.move_down")}
+          onClick=${() => send("move", { player: player.id, team, index: index + 1 })}>↓</button>`
+      : null}
+    ${["white", "black"].filter((tm) => tm !== team).map(
+      (tm) => html`<button class="small ghost" aria-label=${t("lobby.move_to", { name: player.name, team: t(`team.${tm}`) })}
+        title=${t("lobby.move_to", { name: player.name, team: t(`team.${tm}`) })}
+        onClick=${() => send("move", { player: player.id, team: tm, index: free(tm) === -1 ? 0 : free(tm) })}
+        >→ ${tm === "white" ? "□" : "■"}</button>`,
+    )}
+    ${team && player.kind !== "bot"
+      ? html`<button class="small ghost" aria-label=${label("lobby.to_spectators")} title=${label("lobby.to_spectators")}
+          onClick=${() => send("move", { player: player.id, team: null, index: 0 })}>👁</button>`
+      : null}
+    ${player.id !== room.host
+      ? html`<button class="small danger" aria-label=${label("lobby.remove")} title=${label("lobby.remove")}
+          onClick=${() => send("remove", { player: player.id })}>✕</button>`
+      : null}
+  </span>`;
+}
+
+function EmptySlot({ team, index, isHost, joined }) {
+  const [level, setLevel] = useState("normal");
+  const id = `bot-${team}-${index}`;
+  return html`<span class="empty-slot">
+    <span class="muted">${t("seat.empty")}</span>
+    ${joined
+      ? html`<button class="small" onClick=${() => send("take_seat", { team, index })}>${t("lobby.sit")}</button>`
+      : null}
+    ${isHost
+      ? html`<span class="row bot-add">
+          <label class="visually-hidden" for=${id}>${t("lobby.bot_level")}</label>
+          <select id=${id} class="small" onChange=${(e) => setLevel(e.currentTarget.value)}>
+            ${["easy", "normal", "hard"].map((l) => html`<option value=${l} selected=${l === level}>${t(`bot.${l}`)}</option>`)}
+          </select>
+          <button class="small" onClick=${() => send("add_bot", { team, index, level })}>🤖 ${t("lobby.add_bot")}</button>
+        </span>`
+      : null}
+  </span>`;
+}
+
+export function Seats({ room, me, editable }) {
+  const byId = Object.fromEntries(room.players.map((p) => [p.id, p]));
+  const isHost = editable && room.host === me;
+  const joined = !!me && !!byId[me];
+  return html`<div class="teams">
+    ${Object.keys(room.teams).map(
+      (team) => html`<section class="card team team-card-${team}" aria-labelledby=${`team-${team}-title`}>
+        <h2 id=${`team-${team}-title`} class="spread">
+          <${TeamBadge} team=${team} />
+          <span class="muted small">${t("lobby.team_size", {
+            n: room.teams[team].filter(Boolean).length,
+            min: room.team_sizes[team][0],
+            max: room.team_sizes[team][1],
+          })}</span>
+        </h2>
+        <ol class="slots-list">
+          ${room.teams[team].map((pid, index) => {
+            const p = pid && byId[pid];
+            return html`<li>
+              ${p
+                ? html`<${PlayerName} player=${p} room=${room} me=${me} />
+                    ${isHost ? html`<${HostControls} player=${p} room=${room} team=${team} index=${index} />` : null}`
+                : editable
+                  ? html`<${EmptySlot} team=${team} index=${index} isHost=${isHost} joined=${joined} />`
+                  : html`<span class="muted">${t("seat.empty")}</span>`}
+            </li>`;
+          })}
+        </ol>
+      </section>`,
+    )}
+  </div>`;
+}
+
+export function Spectators({ room, me, editable }) {
+  const watchers = room.players.filter((p) => !p.team);
+  const isHost = editable && room.host === me;
+  return html`<section class="card spectators" aria-labelledby="spect-title">
+    <h2 id="spect-title">👁 ${t("lobby.spectators")}</h2>
+    ${watchers.length
+      ? html`<ul class="spectator-list">
+          ${watchers.map(
+            (p) => html`<li>
+              <${PlayerName} player=${p} room=${room} me=${me} />
+              ${isHost ? html`<${HostControls} player=${p} room=${room} team=${null} index=${null} />` : null}
+            </li>`,
+          )}
+        </ul>`
+      : html`<p class="muted small">${t("lobby.no_spectators")}</p>`}
+  </section>`;
+}

@@ -1,0 +1,172 @@
+/**
+ * The WebSocket client (docs/protocol.md): `hello` with the seat token kept per room in
+ * localStorage, one id per message with exactly one `ack` or `error` back, automatic reconnection
+ * with exponential backoff, and resume by sending the game version and chat sequence already held.
+ * Messages that got no answer before the socket dropped are sent again with the same id after
+ * the next `welcome`; the server applies an id at most once.
+ */
+import { errorText } from "./i18n.js";
+import { getState, toast, update } from "./store.js";
+
+const MIN_DELAY_MS = 500;
+const MAX_DELAY_MS = 15000;
+const TAB = Math.random().toString(36).slice(2, 10);
+
+let ws = null;
+let roomCode = null;
+let attempt = 0;
+let retryTimer = null;
+let counter = 0;
+let welcomed = false;
+const pending = new Map(); // id -> {frame, resolve, quiet}
+
+const tokenKey = (code) => `cb.token.${code}`;
+export const savedToken = (code) => localStorage.getItem(tokenKey(code));
+
+/** Opens (or re-opens) the socket for a room; a different room resets the client state. */
+export function connect(code) {
+  if (roomCode !== code) {
+    pending.clear();
+    update({ room: null, you: null, view: null, gameId: null, version: 0, chat: [], chatSeq: 0, roomError: null });
+  }
+  roomCode = code;
+  open();
+}
+
+export function disconnect() {
+  roomCode = null;
+  clearTimeout(retryTimer);
+  if (ws) ws.close(1000);
+  ws = null;
+  update({ connection: "idle" });
+}
+
+function open() {
+  clearTimeout(retryTimer);
+  if (ws) {
+    ws.onclose = null;
+    ws.close();
+  }
+  welcomed = false;
+  update({ connection: getState().connection === "lost" ? "lost" : "connecting" });
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const sock = new WebSocket(`${proto}//${location.host}/ws`);
+  ws = sock;
+  sock.onopen = () => {
+    const s = getState();
+    const hello = { type: "hello", room: roomCode };
+    const token = savedToken(roomCode);
+    if (token) hello.token = token;
+    if (s.view) hello.game_version = s.version;
+    if (s.chatSeq) hello.chat_seq = s.chatSeq;
+    sock.send(JSON.stringify(hello));
+  };
+  sock.onmessage = (e) => receive(JSON.parse(e.data));
+  sock.onclose = () => {
+    if (ws !== sock || !roomCode) return;
+    ws = null;
+    scheduleRetry(Math.min(MAX_DELAY_MS, MIN_DELAY_MS * 2 ** attempt) * (0.75 + Math.random() / 2));
+  };
+}
+
+function scheduleRetry(delay) {
+  attempt += 1;
+  update({ connection: "lost", retryAt: Date.now() + delay });
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(open, delay);
+}
+
+/** Reconnects now (the banner's "retry" button). */
+export function retryNow() {
+  if (roomCode) open();
+}
+
+function receive(msg) {
+  switch (msg.type) {
+    case "welcome":
+      welcomed = true;
+      attempt = 0;
+      update({
+        you: msg.you,
+        connection: "open",
+        retryAt: null,
+        clockSkew: msg.server_time * 1000 - Date.now(),
+      });
+      for (const p of pending.values()) ws.send(JSON.stringify(p.frame));
+      break;
+    case "joined":
+      localStorage.setItem(tokenKey(roomCode), msg.token);
+      update({ you: msg.you });
+      break;
+    case "ack":
+      settle(msg.id, true);
+      break;
+    case "error":
+      if (msg.code === "room_not_found") {
+        update({ roomError: msg.code });
+        disconnect();
+        break;
+      }
+      if (msg.code === "bad_token") localStorage.removeItem(tokenKey(roomCode));
+      if (!settle(msg.id, false, msg) && msg.code !== "bad_token") toast(errorText(msg.code));
+      break;
+    case "room":
+      update({ room: msg.room, you: msg.you });
+      break;
+    case "view":
+      receiveView(msg);
+      break;
+    case "chat":
+      receiveChat(msg.lines);
+      break;
+    case "bye":
+      if (ws) {
+        ws.onclose = null;
+        ws.close();
+        ws = null;
+      }
+      attempt = 0;
+      scheduleRetry(msg.retry_ms);
+      break;
+  }
+}
+
+function receiveView(msg) {
+  const s = getState();
+  // A stale frame (an older version of the same game) must not roll the table back.
+  if (msg.game_id === s.gameId && msg.version < s.version) return;
+  update({ view: msg.view, gameId: msg.game_id, version: msg.version });
+}
+
+function receiveChat(lines) {
+  const s = getState();
+  const fresh = lines.filter((l) => l.seq > s.chatSeq);
+  if (!fresh.length) return;
+  update({ chat: [...s.chat, ...fresh], chatSeq: fresh[fresh.length - 1].seq });
+}
+
+function settle(id, ok, err) {
+  const p = id && pending.get(id);
+  if (!p) return false;
+  pending.delete(id);
+  if (!ok && !p.quiet) toast(errorText(err.code, err.detail));
+  p.resolve(ok ? true : false);
+  if (!ok) p.onError?.(err.code);
+  return true;
+}
+
+/**
+ * Sends one client message; resolves to true on `ack`, false on `error` (which is shown as a
+ * translated toast unless `quiet`). Sent after the next `welcome` when the socket is down.
+ */
+export function send(type, fields = {}, opts = {}) {
+  const id = `${TAB}-${++counter}`;
+  const frame = { type, id, ...fields };
+  return new Promise((resolve) => {
+    pending.set(id, { frame, resolve, quiet: !!opts.quiet, onError: opts.onError });
+    if (ws && welcomed && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
+  });
+}
+
+/** A game action (docs/views.md). */
+export const act = (action, opts) => send("act", { action }, opts);
