@@ -1,1 +1,20 @@
-"""Codebreakers."""
+"""'Room R changed' notifications: `open_bus(url)` picks the in-process bus (the default) or
+Redis pub/sub behind the one `Bus` interface in `base.py`."""
+
+from __future__ import annotations
+
+from codebreakers.bus.base import Bus, BusStats
+from codebreakers.bus.local import LocalBus
+from codebreakers.bus.redis import RedisBus
+
+
+def open_bus(url: str | None) -> Bus:
+    """None: in-process; redis:// or rediss://: Redis pub/sub. Call `await bus.start(...)`."""
+    if url is None:
+        return LocalBus()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisBus(url)
+    raise ValueError(f"unsupported bus URL {url!r}: use redis://host:6379/0, or none")
+
+
+__all__ = ["Bus", "BusStats", "open_bus"]

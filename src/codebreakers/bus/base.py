@@ -7,9 +7,20 @@ A message is small (`{"room": code, "room_version": n, "game_id": id, "game_vers
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 Listener = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(slots=True)
+class BusStats:
+    """Running counts for /metrics; they only ever grow."""
+
+    published: int = 0  # messages handed to the transport successfully
+    received: int = 0  # messages delivered to the listener
+    errors: int = 0  # failed or dropped publishes, unreadable messages, listener exceptions
+    reconnects: int = 0  # times the subscriber lost its connection and started again
 
 
 class Bus(Protocol):
@@ -20,6 +31,9 @@ class Bus(Protocol):
     async def publish(self, message: dict[str, Any]) -> None: ...
 
     async def close(self) -> None: ...
+
+    @property
+    def stats(self) -> BusStats: ...
 
     @property
     def healthy(self) -> bool:

@@ -1,0 +1,73 @@
+"""Helpers for the bus tests: a recording listener, and a way to wait for deliveries."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+
+class Inbox:
+    """A listener that records what it is given."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+
+    async def __call__(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+
+async def eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Wait until `check()` holds, polling every 10 ms; fail after `timeout` seconds."""
+    async with asyncio.timeout(timeout):
+        while not check():
+            await asyncio.sleep(0.01)
+
+
+class FreezableProxy:
+    """A TCP proxy that can go silent without closing anything, like a cut cable.
+
+    While frozen it forwards nothing (bytes in either direction are dropped) and holds new
+    connections unanswered; Redis itself never notices, so only the client's own pings can tell.
+    """
+
+    def __init__(self, upstream_port: int) -> None:
+        self.upstream_port = upstream_port
+        self.frozen = False
+        self._server: asyncio.Server | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+
+    async def start(self) -> int:
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def close(self) -> None:
+        assert self._server is not None
+        self._server.close()
+        for writer in list(self._writers):
+            writer.close()
+        await self._server.wait_closed()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.add(writer)
+        try:
+            while self.frozen and not reader.at_eof():
+                await asyncio.sleep(0.01)
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)
+            self._writers.add(up_writer)
+            await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
+        except OSError:
+            pass
+        finally:
+            writer.close()
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                if not self.frozen:
+                    writer.write(data)
+                    await writer.drain()
+        except OSError:
+            pass
+        finally:
+            writer.close()
