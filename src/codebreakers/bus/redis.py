@@ -188,4 +188,4 @@ class RedisBus:
                     self._mailbox.put(item["data"])
         finally:
             with contextlib.suppress(RedisError, OSError):
-                await pubsub.aclose()
+                await pubsub.aclose()  # type: ignore[no-untyped-call]

@@ -236,13 +236,11 @@ class SqlStore:
             )
             if locked is None:
                 raise LookupError(f"no room {room_code!r}")
-            seq = await conn.scalar(
-                select(func.coalesce(func.max(chat.c.seq), 0) + 1).where(
-                    chat.c.room_code == room_code
-                )
+            next_seq = select(func.coalesce(func.max(chat.c.seq), 0) + 1).where(
+                chat.c.room_code == room_code
             )
             line = ChatLine(
-                seq=int(seq),
+                seq=(await conn.execute(next_seq)).scalar_one(),
                 room_code=room_code,
                 game_id=game_id,
                 channel=channel,
