@@ -40,6 +40,8 @@ class DecryptoRules:
     """
 
     name = "decrypto"
+    # Actions only their author may see, even after the game (records.export_record drops them).
+    private_actions = frozenset({"note"})
 
     def __init__(self, translation_check: TranslationCheck | None = None) -> None:
         self.translation_check = translation_check

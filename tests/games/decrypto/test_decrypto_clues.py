@@ -1,0 +1,127 @@
+"""Clue rules: reuse and own keywords are refused; hints about spelling and numbers are warned."""
+
+from __future__ import annotations
+
+import pytest
+from decrypto_table import Table
+
+from codebreakers.games.decrypto.clues import (
+    check_clues,
+    clue_warnings,
+    contains_keyword,
+)
+
+
+@pytest.mark.parametrize(
+    ("clue", "keyword"),
+    [
+        ("cat", "cat"),
+        ("CAT", "cat"),
+        ("the cat", "cat"),
+        ("cats and dogs", "cat"),
+        ("Éclair!", "eclair"),
+        ("ice cream", "Ice Cream"),
+        ("icecream", "ice cream"),
+        ("cold ice creams", "ice cream"),
+        ("boxes", "box"),
+        ("cities", "city"),
+        ("horses", "horse"),
+        ("chevaux", "cheval"),
+        ("gâteaux", "gâteau"),
+        ("кошки", "кошка"),
+        ("Ёлка", "елка"),
+        ("большие коты", "кот"),
+        ("사과를 먹다", "사과"),
+        ("사과", "사과"),
+    ],
+)
+def test_an_own_keyword_as_a_word_is_found(clue: str, keyword: str) -> None:
+    assert contains_keyword(clue, keyword)
+
+
+@pytest.mark.parametrize(
+    ("clue", "keyword"),
+    [
+        ("cart", "car"),
+        ("cares", "car"),
+        ("plan", "plane"),
+        ("firefighter", "fire"),
+        ("catalogue", "cat"),
+        ("사", "사과"),
+        ("ice", "ice cream"),
+        ("кит", "кот"),
+    ],
+)
+def test_other_words_are_not_the_keyword(clue: str, keyword: str) -> None:
+    assert not contains_keyword(clue, keyword)
+
+
+def test_check_clues_reports_the_first_bad_clue() -> None:
+    keywords = ("moon", "castle", "bread", "apple")
+    assert check_clues(["sun", "sea", "sky"], keywords, frozenset()) is None
+    reused = check_clues(["sun", "Sea ", "sky"], keywords, {"sea"})
+    assert reused is not None and (reused.code, reused.detail) == ("clue_reused", "clue 2")
+    twice = check_clues(["sun", "S U N", "sky"], keywords, frozenset())
+    assert twice is not None and (twice.code, twice.detail) == ("clue_reused", "clue 2")
+    own = check_clues(["sun", "sea", "full moons"], keywords, frozenset())
+    assert own is not None and (own.code, own.detail) == ("clue_is_keyword", "clue 3")
+
+
+def test_no_clue_twice_in_a_game_by_either_team() -> None:
+    table = Table()
+    table.transmit("white", ["sun", "sea", "sky"])
+    table.refuse("b1", {"type": "transmit", "clues": ["SÉA", "x1", "y1"]}, "clue_reused")
+    table.transmit("black", ["cat", "dog", "cow"])
+    table.decode("white")
+    table.decode("black")
+    table.refuse("w2", {"type": "transmit", "clues": ["a1", "b1", "dog"]}, "clue_reused")
+
+
+def test_an_own_keyword_is_refused_but_an_enemy_keyword_is_not() -> None:
+    table = Table()
+    white, black = table.state.table.keywords
+    table.refuse("w1", {"type": "transmit", "clues": [f"{white[2]}s", "x", "y"]}, "clue_is_keyword")
+    table.transmit("white", [black[0], "x", "y"])
+
+
+@pytest.mark.parametrize(
+    ("clue", "warnings"),
+    [
+        ("sunrise", []),
+        ("route 66", ["digit"]),
+        ("letter b", ["single_letter", "spelling_hint"]),
+        ("two", ["number_word"]),
+        ("deux", ["number_word"]),
+        ("четыре", ["number_word"]),
+        ("셋", ["number_word"]),
+        ("starts like boat", ["spelling_hint"]),
+        ("rhymes with goat", ["sound_hint"]),
+        ("moonlight", ["keyword_inside"]),
+        ("full moon", ["clue_is_keyword"]),
+        ("used", ["clue_reused"]),
+        ("", []),
+    ],
+)
+def test_warnings(clue: str, warnings: list[str]) -> None:
+    keywords = ("moon", "castle", "bread", "apple")
+    assert clue_warnings(clue, keywords, frozenset({"used"})) == warnings
+
+
+def test_translation_warning_comes_from_the_hook() -> None:
+    def looks_translated(clue: str, keywords: object) -> bool:
+        return clue == "lune"
+
+    keywords = ("moon", "castle", "bread", "apple")
+    assert clue_warnings("lune", keywords, frozenset(), looks_translated) == ["translation"]
+    assert clue_warnings("lune", keywords, frozenset()) == []
+
+
+def test_the_rules_object_passes_the_hook_to_views() -> None:
+    from codebreakers.games.base import Viewer
+    from codebreakers.games.decrypto import DecryptoRules
+
+    rules = DecryptoRules(translation_check=lambda clue, keywords: clue == "lune")
+    table = Table()
+    table.do("w1", {"type": "draft", "clues": ["lune", "", ""]})
+    view = rules.view(table.state, Viewer("w1"))
+    assert view["rounds"][0]["transmissions"]["white"]["clue_warnings"][0] == ["translation"]
