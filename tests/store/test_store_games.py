@@ -103,3 +103,5 @@ async def test_live_games_until_finished(store: Store) -> None:
     assert await store.live_games() == ["g1", "g3"]
     game = await store.load_game("g2")
     assert game is not None and game.over and game.outcome == outcome
+    with pytest.raises(LookupError):
+        await store.finish_game("ghost", outcome)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import DatabaseError
 
 from codebreakers.store import default_url, dialects, open_store
 from codebreakers.store.base import RoomRow
@@ -82,3 +83,19 @@ async def test_a_closed_store_refuses_work(tmp_path: Path) -> None:
     store = open_store(f"sqlite:///{tmp_path / 'x.db'}")
     with pytest.raises(RuntimeError, match="not open"):
         await store.load_room("R")
+
+
+async def test_opening_twice_is_refused_and_a_failed_open_leaves_it_closed(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'x.db'}")
+    await store.open()
+    try:
+        with pytest.raises(RuntimeError, match="already open"):
+            await store.open()
+    finally:
+        await store.close()
+    (tmp_path / "not-a-db").write_bytes(b"this is not a database" * 100)
+    broken = open_store(f"sqlite:///{tmp_path / 'not-a-db'}")
+    with pytest.raises(DatabaseError, match="not a database"):
+        await broken.open()
+    with pytest.raises(RuntimeError, match="not open"):
+        await broken.load_room("R")

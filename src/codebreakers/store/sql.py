@@ -44,9 +44,16 @@ class SqlStore:
         return self._url.render_as_string(hide_password=True)
 
     async def open(self) -> None:
+        """Connect and migrate; a failure (database unreachable, bad schema) leaves it closed."""
+        if self._engine is not None:
+            raise RuntimeError("the store is already open")
         self._engine = dialects.create_engine(self._url)
-        async with self._write() as conn:
-            await conn.run_sync(migrate.upgrade)
+        try:
+            async with self._write() as conn:
+                await conn.run_sync(migrate.upgrade)
+        except BaseException:
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self._engine is not None:
@@ -200,10 +207,13 @@ class SqlStore:
             return await _find_action(conn, game_id, seat, client_action_id)
 
     async def finish_game(self, game_id: str, outcome: JSON) -> None:
+        """Mark the game over with its outcome; LookupError for an unknown game."""
         async with self._write() as conn:
-            await conn.execute(
+            result = await conn.execute(
                 update(games).where(games.c.id == game_id).values(over=True, outcome=outcome)
             )
+        if result.rowcount != 1:
+            raise LookupError(f"no game {game_id!r}")
 
     async def live_games(self) -> list[str]:
         """Oldest first."""

@@ -1,0 +1,102 @@
+"""Measure the store: `python -m codebreakers.store.bench [URL] [--games N] [--actions N]`.
+
+Without a URL it uses a fresh SQLite file in a temporary directory; with a PostgreSQL URL it
+writes rooms, games and chat prefixed `bench-` into that database (use a scratch database).
+Prints append latency (one writer), throughput and latency with many games appending at once,
+chat appends, and the time to load a long game. Figures go to docs/storage.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from codebreakers.store import open_store
+from codebreakers.store.base import ActionRow, AppendResult, RoomRow, Store
+
+ACTION = {"type": "guess", "team": "white", "code": [3, 1, 4], "clues": ["orbit", "tide", "ink"]}
+
+
+async def timed(work: Callable[[], Awaitable[object]]) -> float:
+    start = time.perf_counter()
+    await work()
+    return time.perf_counter() - start
+
+
+def report(label: str, latencies: list[float], wall: float) -> None:
+    ordered = sorted(latencies)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    print(
+        f"{label}: {len(ordered) / wall:8.0f}/s   p50 {statistics.median(ordered) * 1e3:6.2f} ms"
+        f"   p99 {p99 * 1e3:6.2f} ms   ({len(ordered)} in {wall:.2f} s)"
+    )
+
+
+async def append_all(store: Store, game_id: str, versions: range, out: list[float]) -> None:
+    for v in versions:
+        row = ActionRow(v, "white:0", f"c{v}", ACTION, float(v))
+        start = time.perf_counter()
+        result = await store.append_action(game_id, row)
+        out.append(time.perf_counter() - start)
+        if result is not AppendResult.APPENDED:
+            raise RuntimeError(f"append {v} to {game_id}: {result}")
+
+
+async def run(store: Store, games: int, actions: int) -> None:
+    tag = f"bench-{uuid.uuid4().hex[:8]}"
+    await store.create_room(RoomRow(tag, "decrypto", {}, 1, False, False, 0.0, 0.0))
+    ids = [f"{tag}-{i}" for i in range(games)]
+    for game_id in ids:
+        await store.create_game(game_id, tag, "decrypto", {"seed": 1}, 0.0)
+
+    one: list[float] = []
+    wall = await timed(lambda: append_all(store, ids[0], range(1, actions + 1), one))
+    report("append, one writer          ", one, wall)
+
+    many: list[float] = []
+    wall = await timed(
+        lambda: asyncio.gather(
+            *(append_all(store, g, range(1, actions + 1), many) for g in ids[1:])
+        )
+    )
+    report(f"append, {games - 1:3d} games at once   ", many, wall)
+
+    chat: list[float] = []
+
+    async def say(i: int) -> None:
+        start = time.perf_counter()
+        await store.append_chat(tag, None, "all", None, "bench", f"line {i}", float(i))
+        chat.append(time.perf_counter() - start)
+
+    wall = await timed(lambda: asyncio.gather(*(say(i) for i in range(actions))))
+    report(f"chat, {actions} lines at once     ", chat, wall)
+
+    loads = [await timed(lambda: store.load_game(ids[0])) for _ in range(20)]
+    print(f"load_game with {actions} actions: p50 {statistics.median(loads) * 1e3:.2f} ms")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("url", nargs="?", help="database URL (default: a temporary SQLite file)")
+    parser.add_argument("--games", type=int, default=51)
+    parser.add_argument("--actions", type=int, default=200)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        url = args.url or f"sqlite:///{Path(scratch) / 'bench.db'}"
+        store = open_store(url)
+        await store.open()
+        try:
+            print(f"store bench on {url.split('@')[-1]}")
+            await run(store, args.games, args.actions)
+        finally:
+            await store.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
