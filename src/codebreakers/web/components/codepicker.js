@@ -1,21 +1,25 @@
 /**
- * Picking a code: for each of the three clues, a radio group of the digits 1-4. Choosing a digit
- * already used by another clue swaps the two, so the picked code always has distinct digits.
- * Radio groups give keyboard play (arrow keys) and screen-reader labels for free.
+ * Picking a code: for each of the three clues, a radio group of the digits 1-4. Radio groups give
+ * keyboard play (arrow keys move and choose) and screen-reader labels for free. A choice never
+ * changes another clue's digit (arrowing through a group would otherwise scramble the others):
+ * a repeated digit is flagged instead, and the code counts only once its digits differ.
  */
 import { html } from "../html.js";
 import { t } from "../i18n.js";
 
 export function pickDigit(code, slot, digit) {
   const next = [...code];
-  const other = next.indexOf(digit);
-  if (other !== -1 && other !== slot) next[other] = next[slot];
   next[slot] = digit;
   return next;
 }
 
 export function isComplete(code) {
   return code.every((d) => d) && new Set(code).size === 3;
+}
+
+function hasRepeat(code) {
+  const picked = code.filter((d) => d);
+  return new Set(picked).size !== picked.length;
 }
 
 export function CodePicker({ id, clues, code, onChange, disabled }) {
@@ -43,5 +47,6 @@ export function CodePicker({ id, clues, code, onChange, disabled }) {
         </div>
       </fieldset>`,
     )}
+    ${hasRepeat(code) ? html`<p class="warning small" role="status">${t("pick.repeat")}</p>` : null}
   </div>`;
 }

@@ -23,11 +23,16 @@ export function EncryptorPanel({ view, tr, keywords, act }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const timer = useRef(null);
+  const sendButton = useRef(null);
   const used = usedClues(view);
   const problems = clues.map((c) => clueProblem(c, keywords, used));
   const warnings = tr.clue_warnings || [[], [], []];
 
   useEffect(() => () => clearTimeout(timer.current), []);
+  // Keyboard play: the confirmation takes the focus, so Enter transmits and Tab reaches "edit".
+  useEffect(() => {
+    if (confirming) sendButton.current?.focus();
+  }, [confirming]);
 
   function edit(i, value) {
     const next = [...clues];
@@ -64,7 +69,7 @@ export function EncryptorPanel({ view, tr, keywords, act }) {
           ${empty ? html`<p class="warning">${t("encryptor.blank_warning")}</p>` : null}
           <p class="muted small">${t("encryptor.final")}</p>
           <div class="row">
-            <button class="primary" onClick=${transmit} disabled=${busy} autofocus>
+            <button class="primary" ref=${sendButton} onClick=${transmit} disabled=${busy}>
               ${t("encryptor.send")}
             </button>
             <button onClick=${() => setConfirming(false)} disabled=${busy}>${t("encryptor.edit")}</button>

@@ -1,0 +1,206 @@
+"""Drives the browser client like a player: every decision is made from what the page shows.
+
+The encryptors read their code and keywords from their own screens; the test decides what the
+deciders lock (right or wrong on purpose) only from what some player's screen showed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+TIMEOUT_MS = 15_000
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+
+
+@dataclass
+class Player:
+    """One browser context (one person's phone or laptop) with the frames its socket received."""
+
+    name: str
+    context: BrowserContext
+    page: Page
+    frames: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @classmethod
+    def open(
+        cls, browser: Browser, name: str, viewport: dict[str, int], lang: str = "en"
+    ) -> Player:
+        context = browser.new_context(viewport=viewport, locale=lang)
+        context.add_init_script(f"localStorage.setItem('cb.lang', '{lang}')")
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        player = cls(name, context, page)
+        page.on("websocket", lambda ws: ws.on("framereceived", player._frame))
+        page.on("dialog", lambda d: (player.dialogs.append(d.message), d.dismiss()))
+        page.on("pageerror", lambda e: player.errors.append(str(e)))
+        return player
+
+    def _frame(self, payload: str | bytes) -> None:
+        self.frames.append(payload if isinstance(payload, str) else payload.decode())
+
+    def shot(self, folder: Path, label: str) -> None:
+        self.page.screenshot(path=str(folder / f"{label}-{self.name_slug}.png"), full_page=True)
+
+    @property
+    def name_slug(self) -> str:
+        return re.sub(r"\W+", "-", self.name.lower()).strip("-")
+
+    # --- room -------------------------------------------------------------------------------
+
+    def join(self, url: str) -> None:
+        self.page.goto(url)
+        self.page.fill("#join-name", self.name)
+        self.page.click(".join-form button[type=submit]")
+        expect(self.page.locator(".tag.you")).to_be_visible()
+
+    def team(self) -> str:
+        cls = self.page.locator(".table").get_attribute("class") or ""
+        found = re.search(r"as-(white|black)", cls)
+        assert found, cls
+        return found.group(1)
+
+    def keywords(self) -> list[str]:
+        return self.page.locator(".keywords .keyword-list .word").all_text_contents()
+
+    # --- round ------------------------------------------------------------------------------
+
+    def is_encryptor(self) -> bool:
+        return self.page.locator("section.encryptor").count() > 0
+
+    def read_code(self) -> list[int]:
+        digits = self.page.locator("section.encryptor .secret-code .digit").all_inner_texts()
+        return [int(d) for d in digits]
+
+    def transmit(self, clues: list[str]) -> None:
+        for i, clue in enumerate(clues):
+            self.page.fill(f"#clue-{i}", clue)
+        self.page.click("section.encryptor form button[type=submit]")
+        self.page.click("section.encryptor .confirm button.primary")
+        expect(self.page.locator("section.encryptor")).to_have_count(0)
+
+    def pick(self, board: str, team: str, code: list[int]) -> None:
+        """Choose a code on the decoding (board 'own') or interception (board 'enemy') board of
+        the transmission by `team`."""
+        for slot, digit in enumerate(code):
+            radio = f'input[name="{team}-{board}-{slot}"][value="{digit}"]'
+            self.page.locator(f"section.board-{board} label.digit-choice:has({radio})").click()
+        for slot, digit in enumerate(code):
+            expect(
+                self.page.locator(f'input[name="{team}-{board}-{slot}"][value="{digit}"]')
+            ).to_be_checked()
+
+    def can_lock(self, board: str) -> bool:
+        return self.page.locator(f"section.board-{board} button.lock").count() > 0
+
+    def lock(self, board: str) -> None:
+        self.page.click(f"section.board-{board} button.lock")
+
+    def say(self, channel: str, text: str) -> None:
+        self.page.fill(f"#chat-{channel}-input", text)
+        self.page.click(f".chat-{channel} .chat-form button[type=submit]")
+
+
+def wait_for(
+    players: list[Player], predicate: Any, what: str, timeout_ms: int = TIMEOUT_MS
+) -> list[Player]:
+    """Polls every page until `predicate` holds for at least one; returns those it holds for."""
+    page = players[0].page
+    for _ in range(timeout_ms // 100):
+        found = [p for p in players if predicate(p)]
+        if found:
+            return found
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no page showed {what}")
+
+
+def strings_outside_enums(frame: str) -> list[str]:
+    """Every string value in a JSON frame except protocol enums (message types, phases...)."""
+    enum_keys = {"type", "game", "phase", "status", "channel", "team", "kind", "task", "role"}
+    enum_keys |= {"order", "words", "level", "reason", "cause", "target", "winner"}
+    out: list[str] = []
+
+    def walk(node: Any, key: str | None) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, k)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, key)
+        elif isinstance(node, str) and key not in enum_keys:
+            out.append(node)
+
+    walk(json.loads(frame), None)
+    return out
+
+
+def before_game_over(frames: list[str]) -> list[str]:
+    """The frames received before the first view of the finished game (then all is public)."""
+    over = re.compile(r'"phase":\s*"over"')
+    for i, frame in enumerate(frames):
+        if over.search(frame):
+            return frames[:i]
+    return frames
+
+
+def start_game(
+    browser: Browser,
+    server_url: str,
+    people: list[tuple[str, dict[str, int], str]],
+    folder: Path | None = None,
+) -> tuple[list[Player], dict[str, list[Player]]]:
+    """The first person creates a room from the home page, everyone joins by its link (seated
+    alternately White, Black, White...), the host starts; returns the players by team."""
+    players = [Player.open(browser, name, viewport, lang) for name, viewport, lang in people]
+    host = players[0]
+    host.page.goto(server_url)
+    host.page.click("form.create button[type=submit]")
+    host.page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
+    host.page.fill("#join-name", host.name)
+    host.page.click(".join-form button[type=submit]")
+    link = host.page.input_value("#share-link")
+    code = link.rsplit("/", 1)[1]
+    for p in players[1:]:
+        p.join(f"{server_url}/r/{code}")
+    expect(host.page.locator(".slots-list .player-name")).to_have_count(len(players))
+    if folder is not None:
+        for p in players:
+            p.shot(folder, "0-lobby")
+    host.page.click("button.start")
+    teams: dict[str, list[Player]] = {"white": [], "black": []}
+    for p in players:
+        expect(p.page.locator(".table")).to_be_visible()
+        teams[p.team()].append(p)
+    return players, teams
+
+
+def pick_with_keyboard(player: Player, board: str, team: str, code: list[int]) -> None:
+    """Choose a code with the keyboard only: Tab into each clue's radio group, arrows to move."""
+    page = player.page
+    for slot, digit in enumerate(code):
+        page.focus(f'input[name="{team}-{board}-{slot}"][value="1"]')
+        if digit == 1:
+            page.keyboard.press("Space")
+        for _ in range(digit - 1):
+            page.keyboard.press("ArrowRight")
+    for slot, digit in enumerate(code):
+        expect(
+            page.locator(f'input[name="{team}-{board}-{slot}"][value="{digit}"]')
+        ).to_be_checked()
