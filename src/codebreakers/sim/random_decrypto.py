@@ -28,7 +28,8 @@ SIDE_MOVE = 0.3
 TICK_S = 1.0
 
 Move = tuple[str, JSON]
-Task = tuple[str, str, Any]  # (seat, what to do, the transmission or team it is about)
+# (seat, or the seats one of which may do it; what to do; the transmission or team it is about)
+Task = tuple[str | tuple[str, ...], str, Any]
 
 
 def teams_for(players: int) -> tuple[dict[str, list[str]], bool]:
@@ -75,13 +76,13 @@ class RandomTable:
                 continue
             if t.read_at is not None and not t.decode.locked:
                 required.append((t.decider, "lock_own", t))
-                mates = [s for s in table.seats[t.team] if s != t.encryptor]
-                side.append((self.rng.choice(mates), "propose_own", t))
+                mates = tuple(s for s in table.seats[t.team] if s != t.encryptor)
+                side.append((mates, "propose_own", t))
             opened = interception_opened(rnd, t, table.options.classic)
             if opened is not None and t.interception is not None and not t.interception.locked:
                 enemy = 1 - t.team
                 required.append((table.decider(enemy, rnd.number), "lock_enemy", t))
-                side.append((self.rng.choice(table.seats[enemy]), "propose_enemy", t))
+                side.append((table.seats[enemy], "propose_enemy", t))
         return required, side
 
     def _tiebreak_tasks(self, state: GameState) -> tuple[list[Task], list[Task]]:
@@ -133,10 +134,12 @@ class RandomTable:
         if not required and deadline is not None:
             return (SYSTEM_SEAT, {"type": "timeout"}), max(now, deadline)
         if self.rng.random() < SIDE_MOVE or not required:
-            side.append((self.rng.choice(state.table.all_seats), "note", None))
-            seat, kind, about = self.rng.choice(side)
+            side.append((state.table.all_seats, "note", None))
+            seats, kind, about = self.rng.choice(side)
+            seat = seats if isinstance(seats, str) else self.rng.choice(seats)
         else:
-            seat, kind, about = self.rng.choice(required)
+            task = self.rng.choice(required)
+            seat, kind, about = str(task[0]), task[1], task[2]
         return (seat, self.build(state, kind, about)), now + TICK_S
 
 

@@ -113,6 +113,7 @@ def new_game(setup: Mapping[str, Any]) -> GameState | Rejection:
         seed=seed,
         started_at=now,
         transmits=(True, not options.three_player),
+        all_seats=seats[0] + seats[1],
     )
     return GameState(
         table=table,

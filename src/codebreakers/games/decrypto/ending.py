@@ -7,8 +7,6 @@ then by guessing the enemy's keywords, then shared (RULES.md "End of the game").
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from codebreakers.games.base import JSON
 from codebreakers.games.decrypto.clues import fold_text
 from codebreakers.games.decrypto.deal import start_round
@@ -22,6 +20,7 @@ from codebreakers.games.decrypto.state import (
     Outcome,
     Pair,
     Tiebreak,
+    evolve,
 )
 
 VICTORY_TOKENS = 2
@@ -64,7 +63,7 @@ def _three_player_end(state: GameState) -> Outcome | None:
 
 def _finish(state: GameState, outcome: Outcome, events: list[JSON]) -> GameState:
     events.append({"type": "game_over", "outcome": outcome_json(outcome)})
-    return replace(state, phase=OVER, outcome=outcome)
+    return evolve(state, phase=OVER, outcome=outcome)
 
 
 def end_round(state: GameState, now: float, events: list[JSON]) -> GameState:
@@ -87,7 +86,7 @@ def end_round(state: GameState, now: float, events: list[JSON]) -> GameState:
     if outcome is not None:
         return _finish(state, outcome, events)
     events.append({"type": "round_started", "round": number + 1})
-    return replace(state, rounds=(*state.rounds, start_round(state.table, number + 1, now)))
+    return evolve(state, rounds=(*state.rounds, start_round(state.table, number + 1, now)))
 
 
 def _tie(
@@ -106,7 +105,7 @@ def _tie(
     events.append({"type": "tiebreak", "cause": cause})
     no = (False, False, False, False)
     tiebreak = Tiebreak(now, (None, None), (no, no), (False, False), cause=cause, reached=reached)
-    return replace(state, phase=TIEBREAK_GUESS, tiebreak=tiebreak)
+    return evolve(state, phase=TIEBREAK_GUESS, tiebreak=tiebreak)
 
 
 def exact_matches(state: GameState, guesser: int) -> tuple[bool, ...]:

@@ -36,6 +36,8 @@ _FIELDS: dict[str, frozenset[str]] = {
 
 def clean_text(raw: str) -> str:
     """Stored form of typed text: no control characters, NFC, whitespace collapsed."""
+    if raw.isascii() and raw.isprintable():  # the common case, without regex or NFC
+        return " ".join(raw.split())
     return normalize(_CONTROL.sub(" ", raw))
 
 

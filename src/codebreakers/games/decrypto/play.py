@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from codebreakers.games.base import JSON, Applied, Rejection
@@ -10,7 +9,7 @@ from codebreakers.games.decrypto import rejections as R
 from codebreakers.games.decrypto.clues import check_clues, clue_key
 from codebreakers.games.decrypto.codes import Code
 from codebreakers.games.decrypto.progress import read_out, settle
-from codebreakers.games.decrypto.state import ROUND, TEAMS, Clues, GameState, Transmission
+from codebreakers.games.decrypto.state import ROUND, TEAMS, Clues, GameState, Transmission, evolve
 
 Action = dict[str, Any]
 
@@ -33,7 +32,7 @@ def draft(
     if isinstance(t, Rejection):
         return t
     clues: Clues = (action["clues"][0], action["clues"][1], action["clues"][2])
-    return Applied(state.with_round(state.current.with_transmission(replace(t, draft=clues))))
+    return Applied(state.with_round(state.current.with_transmission(evolve(t, draft=clues))))
 
 
 def send(
@@ -41,10 +40,10 @@ def send(
 ) -> GameState:
     """Make `t` transmitted with `clues` (already checked); public now, or once read out."""
     classic = state.table.options.classic
-    t = replace(t, clues=clues, draft=None, transmitted_at=now, read_at=None if classic else now)
+    t = evolve(t, clues=clues, draft=None, transmitted_at=now, read_at=None if classic else now)
     rnd = read_out(state.current.with_transmission(t), classic, now)
     events.append({"type": "transmitted", "round": rnd.number, "team": TEAMS[t.team]})
-    return replace(
+    return evolve(
         state,
         rounds=(*state.rounds[:-1], rnd),
         used_clues=state.used_clues | {clue_key(clue) for clue in clues if clue},
@@ -102,7 +101,7 @@ def propose(
     assert answer is not None
     code: Code = (action["code"][0], action["code"][1], action["code"][2])
     proposals = (*(p for p in answer.proposals if p[0] != seat), (seat, code))
-    t = t.with_answer(own, replace(answer, proposals=proposals))
+    t = t.with_answer(own, evolve(answer, proposals=proposals))
     event = {
         "type": "proposed",
         "round": state.current.number,
@@ -119,7 +118,7 @@ def lock_answer(
     """Lock an answer (None: no answer) and reveal the transmission if it was the last one."""
     answer = t.answer(own)
     assert answer is not None
-    t = t.with_answer(own, replace(answer, locked=True, code=code, locked_at=now))
+    t = t.with_answer(own, evolve(answer, locked=True, code=code, locked_at=now))
     answering = t.team if own else 1 - t.team
     events.append(
         {
@@ -151,4 +150,4 @@ def note(
 ) -> Applied[GameState] | Rejection:
     notes = list(state.notes.get(seat, ("", "", "", "")))
     notes[action["number"] - 1] = action["text"]
-    return Applied(replace(state, notes={**state.notes, seat: tuple(notes)}))
+    return Applied(evolve(state, notes={**state.notes, seat: tuple(notes)}))

@@ -6,11 +6,9 @@ happens next live in one place.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from codebreakers.games.base import JSON
 from codebreakers.games.decrypto.ending import end_round
-from codebreakers.games.decrypto.state import BLACK, TEAMS, GameState, Round
+from codebreakers.games.decrypto.state import BLACK, TEAMS, GameState, Round, evolve
 
 
 def code_json(code: tuple[int, ...] | None) -> list[int] | None:
@@ -26,7 +24,7 @@ def read_out(rnd: Round, classic: bool, now: float) -> Round:
         return rnd
     for t in written:
         if not t.revealed:
-            return rnd if t.read_at is not None else rnd.with_transmission(replace(t, read_at=now))
+            return rnd if t.read_at is not None else rnd.with_transmission(evolve(t, read_at=now))
     return rnd
 
 
@@ -37,7 +35,7 @@ def settle(state: GameState, team: int, now: float, events: list[JSON]) -> GameS
     assert t is not None
     if not t.decode.locked or (t.interception is not None and not t.interception.locked):
         return state
-    t = replace(t, revealed=True)
+    t = evolve(t, revealed=True)
     tokens = [list(state.tokens[0]), list(state.tokens[1])]
     if not t.decoded:
         if state.table.options.three_player:
@@ -57,7 +55,7 @@ def settle(state: GameState, team: int, now: float, events: list[JSON]) -> GameS
         }
     )
     rnd = read_out(rnd.with_transmission(t), state.table.options.classic, now)
-    state = replace(
+    state = evolve(
         state,
         rounds=(*state.rounds[:-1], rnd),
         tokens=((tokens[0][0], tokens[0][1]), (tokens[1][0], tokens[1][1])),

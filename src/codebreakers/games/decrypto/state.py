@@ -9,11 +9,30 @@ keep an old state while computing a new one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any, TypeVar
 
 from codebreakers.games.decrypto.codes import Code
 from codebreakers.games.decrypto.options import Options
+
+_T = TypeVar("_T")
+_EVOLVERS: dict[type, tuple[attrgetter[Any], dict[str, int]]] = {}
+
+
+def evolve(obj: _T, **changes: Any) -> _T:
+    """`dataclasses.replace` for the classes below, about twice as fast (it runs several times
+    per action). Memo fields (compare=False, always last) start empty in the copy."""
+    cls = type(obj)
+    known = _EVOLVERS.get(cls)
+    if known is None:
+        names = [f.name for f in fields(cls) if f.compare]  # type: ignore[arg-type]
+        known = _EVOLVERS[cls] = (attrgetter(*names), {n: i for i, n in enumerate(names)})
+    values = list(known[0](obj))
+    for name, value in changes.items():
+        values[known[1][name]] = value
+    return cls(*values)
+
 
 TEAMS = ("white", "black")
 WHITE, BLACK = 0, 1
@@ -113,11 +132,8 @@ class Table:
     seed: int
     started_at: float
     transmits: tuple[bool, bool]
+    all_seats: tuple[str, ...]  # White's then Black's
     memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def all_seats(self) -> tuple[str, ...]:
-        return self.seats[0] + self.seats[1]
 
     def encryptor(self, team: int, number: int) -> str:
         seats = self.seats[team]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from codebreakers.games.base import JSON, Applied, Rejection
@@ -14,6 +13,7 @@ from codebreakers.games.decrypto.state import (
     TIEBREAK_REVIEW,
     GameState,
     Tiebreak,
+    evolve,
 )
 
 Action = dict[str, Any]
@@ -29,9 +29,9 @@ def record_guesses(
     events.append({"type": "guessed", "team": TEAMS[team]})
     if both[0] is not None and both[1] is not None:
         events.append({"type": "review_started"})
-        tb = replace(tb, guesses=both, review_started_at=now)
-        return replace(state, phase=TIEBREAK_REVIEW, tiebreak=tb)
-    return replace(state, tiebreak=replace(tb, guesses=both))
+        tb = evolve(tb, guesses=both, review_started_at=now)
+        return evolve(state, phase=TIEBREAK_REVIEW, tiebreak=tb)
+    return evolve(state, tiebreak=evolve(tb, guesses=both))
 
 
 def guess_keywords(
@@ -71,7 +71,7 @@ def accept_guess(
     row[index] = action["accept"]
     accepted = (tb.accepted[0], tuple(row)) if guesser == 1 else (tuple(row), tb.accepted[1])
     event = {"type": "guess_reviewed", "team": TEAMS[team], "number": action["number"]}
-    return Applied(replace(state, tiebreak=replace(tb, accepted=accepted)), (event,))
+    return Applied(evolve(state, tiebreak=evolve(tb, accepted=accepted)), (event,))
 
 
 def finish_review(state: GameState, team: int, events: list[JSON]) -> GameState:
@@ -79,7 +79,7 @@ def finish_review(state: GameState, team: int, events: list[JSON]) -> GameState:
     assert tb is not None
     reviewed = (True, tb.reviewed[1]) if team == 0 else (tb.reviewed[0], True)
     events.append({"type": "review_done", "team": TEAMS[team]})
-    state = replace(state, tiebreak=replace(tb, reviewed=reviewed))
+    state = evolve(state, tiebreak=evolve(tb, reviewed=reviewed))
     if all(reviewed):
         return finish_tiebreak(state, events)
     return state
