@@ -59,3 +59,12 @@ def test_bare_mode_under_granian() -> None:
     report = bench("--bare", "--server", "granian")
     check_report(report, pushes_per_action=6)
     assert report["server"] == "granian"
+
+
+def test_decrypto_mode_plays_through_the_real_server() -> None:
+    report = bench()
+    check_report(report, pushes_per_action=6)
+    assert report["mode"] == "decrypto"
+    kinds = report["latency_ms_by_kind"]
+    assert kinds["transmit"]["count"] > 0  # the first moves of a round were made and seen
+    assert sum(k["count"] for k in kinds.values()) == report["latency_ms"]["count"]
