@@ -31,6 +31,7 @@ from codebreakers.bus.mailbox import Mailbox, encode
 log = logging.getLogger(__name__)
 
 CHANNEL = "codebreakers:rooms"
+SEND_BATCH = 500  # messages per pipelined round trip when the outbox has piled up
 
 
 class RedisBus:
@@ -114,21 +115,28 @@ class RedisBus:
         return self._healthy
 
     async def _send_forever(self) -> None:
+        """Send what is queued, all of it in one pipelined round trip when messages pile up."""
         while True:
-            payload = await self._outbox.get()
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < SEND_BATCH:
+                batch.append(self._outbox.get_nowait())
             try:
-                await self._publisher.publish(self._channel, payload)
+                async with self._publisher.pipeline(transaction=False) as pipe:
+                    for payload in batch:
+                        pipe.publish(self._channel, payload)
+                    await pipe.execute()
             except (RedisError, OSError) as exc:
                 log.warning("bus: publishing to Redis fails (%s); only this node hears", exc)
                 self._publish_failing = True
-                self._deliver_here_only(payload)
+                for payload in batch:
+                    self._deliver_here_only(payload)
                 while not self._outbox.empty():
                     self._deliver_here_only(self._outbox.get_nowait())
                 await self._until_redis_answers()
                 self._publish_failing = False
                 log.info("bus: publishing to Redis works again")
             else:
-                self._stats.published += 1
+                self._stats.published += len(batch)
 
     def _deliver_here_only(self, payload: bytes) -> None:
         """A publish that didn't reach Redis: counted, and still heard by this node."""
