@@ -71,6 +71,9 @@ class Transmission:
     decode: Answer = field(default_factory=Answer)
     interception: Answer | None = None  # None when nobody intercepts it (round 1)
     revealed: bool = False
+    # Its views by kind of viewer (view.py): a transmission is shared by every state until it
+    # changes, and every seat's view is built after each action.
+    memo: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def answer(self, own: bool) -> Answer | None:
         return self.decode if own else self.interception
@@ -180,6 +183,8 @@ class GameState:
     used_clues: frozenset[str] = frozenset()  # folded clues given so far, by either team
     tiebreak: Tiebreak | None = None
     outcome: Outcome | None = None
+    # The parts of its views that are the same for every viewer (view.py).
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def current(self) -> Round:

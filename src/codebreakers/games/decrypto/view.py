@@ -8,6 +8,9 @@ the game is over, see every keyword and code. The seed is never listed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from codebreakers.games.base import JSON, Viewer
 from codebreakers.games.decrypto.clues import TranslationCheck, clue_warnings
 from codebreakers.games.decrypto.ending import matches, outcome_json
@@ -52,7 +55,21 @@ def _answer(answer: Answer, answering: int, revealed: bool, sight: _Sight) -> JS
 def _transmission(
     state: GameState, t: Transmission, sight: _Sight, check: TranslationCheck | None
 ) -> JSON:
+    """A transmission's JSON, memoised by kind of viewer unless it shows a draft (whose warnings
+    depend on the clues given since)."""
     writer = sight.seat == t.encryptor
+    key = (sight.all, sight.team, writer)
+    listed: JSON | None = t.memo.get(key)
+    if listed is None:
+        listed = _list_transmission(state, t, sight, writer, check)
+        if listed["draft"] is None:
+            t.memo[key] = listed
+    return listed
+
+
+def _list_transmission(
+    state: GameState, t: Transmission, sight: _Sight, writer: bool, check: TranslationCheck | None
+) -> JSON:
     status = "revealed" if t.revealed else ("decoding" if t.clues is not None else "writing")
     interception: JSON = {"due": t.interception is not None}
     if t.interception is not None:
@@ -180,6 +197,33 @@ def _rounds(state: GameState, sight: _Sight, check: TranslationCheck | None) -> 
     return listed
 
 
+def _teams(state: GameState, sight: _Sight) -> JSON:
+    table = state.table
+    return {
+        TEAMS[team]: {
+            "seats": list(table.seats[team]),
+            "keywords": list(table.keywords[team]) if sight.all or sight.team == team else None,
+            "tokens": {
+                "interception": state.tokens[team][0],
+                "miscommunication": state.tokens[team][1],
+            },
+            "transmits": table.transmits[team],
+        }
+        for team in (0, 1)
+    }
+
+
+def _outcome(state: GameState) -> JSON | None:
+    return outcome_json(state.outcome) if state.outcome is not None else None
+
+
+def _shared(state: GameState, key: str, build: Callable[[], Any]) -> Any:
+    """A part of the view that is the same for every viewer of this state, built once."""
+    if key not in state.memo:
+        state.memo[key] = build()
+    return state.memo[key]
+
+
 def build_view(
     state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
 ) -> JSON:
@@ -199,22 +243,11 @@ def build_view(
             "role": role(state, viewer.seat),
             "can_team_chat": can_team_chat,
         },
-        "teams": {
-            TEAMS[team]: {
-                "seats": list(table.seats[team]),
-                "keywords": list(table.keywords[team]) if sight.all or sight.team == team else None,
-                "tokens": {
-                    "interception": state.tokens[team][0],
-                    "miscommunication": state.tokens[team][1],
-                },
-                "transmits": table.transmits[team],
-            }
-            for team in (0, 1)
-        },
+        "teams": _shared(state, f"teams-{sight.all}-{sight.team}", lambda: _teams(state, sight)),
         "rounds": _rounds(state, sight, check),
-        "deadlines": [deadline.to_json() for deadline in deadlines(state)],
+        "deadlines": _shared(state, "deadlines", lambda: [d.to_json() for d in deadlines(state)]),
         "notes": {str(i): text for i, text in enumerate(own_notes, start=1) if text},
-        "waiting_for": waiting_for(state),
+        "waiting_for": _shared(state, "waiting_for", lambda: waiting_for(state)),
         "tiebreak": _tiebreak(state, sight),
-        "outcome": outcome_json(state.outcome) if state.outcome is not None else None,
+        "outcome": _shared(state, "outcome", lambda: _outcome(state)),
     }
