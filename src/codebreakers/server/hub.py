@@ -196,10 +196,10 @@ class RoomHub:
             conn.player = pid
             self.conns.setdefault(pid, set()).add(conn)
             conn.push(encode(Joined(action_id, pid, token)))
-            conn.push(encode(Ack(action_id)))
             self._push_room()
             if self.runner:
                 conn.push(self._view_frame(pid))
+            conn.push(encode(Ack(action_id)))
 
     async def room_op(self, conn: Connection, action_id: str, op: RoomOp) -> None:
         """Apply a pure room operation `op(data, actor)` by this socket's player."""

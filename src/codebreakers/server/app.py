@@ -1,0 +1,58 @@
+"""The ASGI application: routes, the WebSocket, static files, and the node's lifetime.
+
+`create_app` takes the node's ports (store, bus, rules, bots, clock) and settings, so the same
+factory serves `codebreakers serve`, the in-process test client and the benchmarks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from functools import partial
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from codebreakers.server import ws
+from codebreakers.server.config import Ports, ServerConfig
+from codebreakers.server.errors import Refused
+from codebreakers.server.http_routes import WEB_DIR, error_response, routes
+from codebreakers.server.node import Node
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return error_response(Refused("not_found", f"nothing at {request.url.path}"))
+
+
+def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
+    node = Node(ports, config or ServerConfig())
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await node.start()
+        try:
+            yield
+        finally:
+            node.say_goodbye()
+            await node.close()
+
+    app = Starlette(
+        routes=[
+            *routes(node),
+            WebSocketRoute("/ws", partial(ws.endpoint, node)),
+            Mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
+        ],
+        middleware=[Middleware(GZipMiddleware, minimum_size=512)],
+        exception_handlers={404: _not_found},
+        lifespan=lifespan,
+    )
+    app.state.node = node
+    return app
+
+
+__all__ = ["create_app"]

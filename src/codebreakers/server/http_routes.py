@@ -1,0 +1,122 @@
+"""Plain HTTP: the client's page and files, health, rooms, share QR codes, game records.
+
+Errors have the same stable codes as the WebSocket's, in `{"error": {"code", "detail"}}`.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import segno
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from codebreakers.server import codes
+from codebreakers.server.errors import Refused
+from codebreakers.server.hub import RoomHub
+from codebreakers.server.node import Node
+from codebreakers.server.records import record_for
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+MAX_BODY = 64 * 1024
+STATUS = {
+    "room_not_found": 404,
+    "game_not_found": 404,
+    "not_found": 404,
+    "bad_token": 401,
+    "frame_too_large": 413,
+}
+
+
+def error_response(refused: Refused) -> JSONResponse:
+    body = {"error": {"code": refused.code, "detail": refused.detail}}
+    return JSONResponse(body, status_code=STATUS.get(refused.code, 400))
+
+
+def base_url(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+class RoomCreate(msgspec.Struct, forbid_unknown_fields=True):
+    game: str
+    options: dict[str, Any] = {}
+    public: bool = False
+
+
+def routes(node: Node) -> list[Route]:
+    async def index(request: Request) -> Response:
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def create_room(request: Request) -> Response:
+        try:
+            body = await request.body()
+            if len(body) > MAX_BODY:
+                raise Refused("frame_too_large", f"a request body holds at most {MAX_BODY} bytes")
+            try:
+                asked = msgspec.json.decode(body, type=RoomCreate)
+            except msgspec.ValidationError as exc:
+                raise Refused("bad_message", str(exc)) from None
+            except msgspec.DecodeError as exc:
+                raise Refused("bad_json", str(exc)) from None
+            hub = await node.create_room(asked.game, asked.options, asked.public, base_url(request))
+        except Refused as refused:
+            return error_response(refused)
+        room = hub.description()
+        return JSONResponse({"code": hub.code, "url": room["url"], "room": room}, status_code=201)
+
+    async def list_rooms(request: Request) -> Response:
+        return JSONResponse({"rooms": await node.open_rooms()})
+
+    async def _hub(request: Request) -> RoomHub:
+        code = codes.normalise(request.path_params["code"])
+        hub = await node.hub(code) if code else None
+        if hub is None:
+            raise Refused("room_not_found", "no room has this code")
+        return hub
+
+    async def room(request: Request) -> Response:
+        try:
+            hub = await _hub(request)
+        except Refused as refused:
+            return error_response(refused)
+        description = hub.description()
+        node.release(hub)
+        return JSONResponse(description)
+
+    async def qr(request: Request) -> Response:
+        try:
+            hub = await _hub(request)
+        except Refused as refused:
+            return error_response(refused)
+        url = hub.description()["url"]
+        node.release(hub)
+        out = io.BytesIO()
+        segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False)
+        return Response(out.getvalue(), media_type="image/svg+xml")
+
+    async def record(request: Request) -> Response:
+        try:
+            found = await record_for(
+                node.ports, request.path_params["game_id"], request.headers.get("x-seat-token")
+            )
+        except Refused as refused:
+            return error_response(refused)
+        return JSONResponse(found)
+
+    return [
+        Route("/", index),
+        Route("/r/{code}", index),
+        Route("/healthz", healthz),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms", list_rooms, methods=["GET"]),
+        Route("/api/rooms/{code}", room),
+        Route("/api/rooms/{code}/qr.svg", qr),
+        Route("/api/games/{game_id}/record", record),
+    ]

@@ -1,0 +1,76 @@
+"""`codebreakers serve`: settings from the command line (or environment), then uvicorn.
+
+The garbage collector is tuned as docs/performance.md explains: with thousands of sockets a
+full collection walks every object and stalls the event loop, so thresholds are raised and the
+objects alive after start-up are frozen out of collections.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import socket
+
+import uvicorn
+
+from codebreakers.bots.registry import make_bot
+from codebreakers.bus import open_bus
+from codebreakers.games.registry import RULES_BY_NAME
+from codebreakers.server.app import create_app
+from codebreakers.server.config import Ports, ServerConfig
+from codebreakers.server.node import Node
+from codebreakers.store import open_store
+
+GC_THRESHOLDS = (200_000, 50, 1_000)
+WS_MAX_BYTES = 1024 * 1024  # beyond our own 64 KiB check, which answers with an error frame
+
+
+class _Server(uvicorn.Server):
+    """uvicorn, plus a `bye` to every socket before it closes them, and gc.freeze after start."""
+
+    def __init__(self, config: uvicorn.Config, node: Node) -> None:
+        super().__init__(config)
+        self._node = node
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        gc.collect()
+        gc.freeze()
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._node.say_goodbye()
+        await asyncio.sleep(0.05)  # let the sender tasks put the frames on the wire
+        await super().shutdown(sockets)
+
+
+def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
+    ports = Ports(
+        store=open_store(args.db),
+        bus=open_bus(args.redis),
+        rules=RULES_BY_NAME,
+        make_bot=make_bot,
+    )
+    app = create_app(ports, ServerConfig(public_url=args.public_url))
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        ws="websockets-sansio",
+        ws_max_size=WS_MAX_BYTES,
+        log_level=args.log_level,
+        lifespan="on",
+    )
+    return config, app.state.node
+
+
+def serve(args: argparse.Namespace) -> int:
+    if args.server != "uvicorn":
+        logging.getLogger(__name__).error("only --server uvicorn serves the game for now")
+        return 2
+    gc.set_threshold(*GC_THRESHOLDS)
+    config, node = build(args)
+    server = _Server(config, node)
+    server.run()
+    return 0 if server.started else 1

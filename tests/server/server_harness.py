@@ -1,0 +1,171 @@
+"""Helpers for driving the server through real WebSocket frames with Starlette's TestClient."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from codebreakers.bus import open_bus
+from codebreakers.games.registry import RULES_BY_NAME
+from codebreakers.server.config import Ports
+from codebreakers.store import open_store
+
+
+def make_ports(db: Path, **extra: Any) -> Ports:
+    return Ports(
+        store=open_store(f"sqlite:///{db}"), bus=open_bus(None), rules=RULES_BY_NAME, **extra
+    )
+
+
+class Client:
+    """One browser tab: a socket that records every frame it receives, raw and parsed."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, http: TestClient, code: str, **hello: Any) -> None:
+        self.ws = http.websocket_connect("/ws").__enter__()
+        OPEN.append(self)
+        self.raw: list[str] = []
+        self.errors: list[str] = []  # codes of errors not answering a message (id null)
+        self.send({"type": "hello", "room": code, **hello})
+        self.view: dict[str, Any] | None = None
+        self.version = -1
+        self.chat: list[dict[str, Any]] = []
+        self.welcome = self.expect("welcome")
+        self.room = self.expect("room")["room"]
+        self.expect("chat")  # the last frame answering hello (after the view, if any)
+        self.you: str | None = self.welcome["you"]
+        self.token: str | None = hello.get("token")
+
+    def send(self, frame: dict[str, Any]) -> None:
+        self.ws.send_text(json.dumps(frame))
+
+    def recv(self) -> dict[str, Any]:
+        text = self.ws.receive_text()
+        self.raw.append(text)
+        frame = json.loads(text)
+        if frame["type"] == "view":
+            self.view, self.version = frame["view"], frame["version"]
+        elif frame["type"] == "room":
+            self.room = frame["room"]
+        elif frame["type"] == "chat":
+            self.chat.extend(frame["lines"])
+        return frame
+
+    def expect(self, kind: str) -> dict[str, Any]:
+        """Read frames until one of `kind` arrives (pushes in between are recorded)."""
+        while True:
+            frame = self.recv()
+            if frame["type"] == kind:
+                return frame
+            if frame["type"] == "error" and kind != "error":
+                if frame["id"] is not None:
+                    raise AssertionError(f"expected {kind}, got {frame}")
+                self.errors.append(frame["code"])
+
+    def request(self, frame: dict[str, Any]) -> dict[str, Any]:
+        """Send a message with a fresh id and return its ack or error."""
+        frame = {"id": f"c{next(self._ids)}", **frame}
+        self.send(frame)
+        while True:
+            got = self.recv()
+            if got["type"] in ("ack", "error") and got.get("id") == frame["id"]:
+                return got
+
+    def ok(self, frame: dict[str, Any]) -> dict[str, Any]:
+        got = self.request(frame)
+        assert got["type"] == "ack", got
+        return got
+
+    def join(self, name: str) -> str:
+        self.send({"type": "join", "id": f"j{next(self._ids)}", "name": name})
+        joined = self.expect("joined")
+        self.you, self.token = joined["you"], joined["token"]
+        self.expect("ack")
+        return joined["you"]
+
+    def drain_until_version(self, version: int) -> None:
+        while self.version < version:
+            self.recv()
+
+    def close(self) -> None:
+        if self in OPEN:
+            OPEN.remove(self)
+            self.ws.__exit__(None, None, None)
+
+
+# Sockets still open at the end of a test, closed by the `server` fixture so the app can stop.
+OPEN: list[Client] = []
+
+
+def new_room(http: TestClient, **options: Any) -> str:
+    answer = http.post("/api/rooms", json={"game": "decrypto", "options": options})
+    assert answer.status_code == 201, answer.text
+    return answer.json()["code"]
+
+
+def wrong(code: list[int]) -> list[int]:
+    """A code that differs from `code` (its digits rotated)."""
+    return code[1:] + code[:1]
+
+
+class Table:
+    """Seated clients of one game, driven by the `waiting_for` list of their views.
+
+    The White team always misdecodes its own transmission and nobody intercepts, so a game ends
+    after round 2 with Black the winner (two miscommunication tokens for White).
+    """
+
+    def __init__(self, clients: list[Client]) -> None:
+        self.by_seat = {c.you: c for c in clients}
+        self.codes: dict[tuple[int, str], list[int]] = {}
+        self.clue_count = 0
+
+    def sync(self, version: int) -> None:
+        for client in self.by_seat.values():
+            client.drain_until_version(version)
+
+    def any_view(self) -> dict[str, Any]:
+        view = next(iter(self.by_seat.values())).view
+        assert view is not None
+        return view
+
+    def step(self) -> dict[str, Any]:
+        """Perform the first waited-for task and sync every client; returns the ack."""
+        view = self.any_view()
+        task = view["waiting_for"][0]
+        client = self.by_seat[task["seat"]]
+        assert client.view is not None
+        rnd = client.view["round"]
+        team = client.view["you"]["team"]
+        enemy = "black" if team == "white" else "white"
+        if task["task"] == "transmit":
+            mine = client.view["rounds"][-1]["transmissions"][team]
+            self.codes[(rnd, team)] = mine["code"]
+            clues = [f"zq{self.clue_count + i}x" for i in range(3)]
+            self.clue_count += 3
+            action = {"type": "transmit", "clues": clues}
+        elif task["task"] == "lock_own":
+            code = self.codes[(rnd, team)]
+            action = {
+                "type": "lock",
+                "target": "own",
+                "code": wrong(code) if team == "white" else code,
+            }
+        else:
+            assert task["task"] == "lock_enemy", task
+            action = {"type": "lock", "target": "enemy", "code": wrong(self.codes[(rnd, enemy)])}
+        ack = client.ok({"type": "act", "action": action})
+        self.sync(ack["version"])
+        return ack
+
+    def play_out(self, limit: int = 100) -> None:
+        for _ in range(limit):
+            if self.any_view()["phase"] == "over":
+                return
+            self.step()
+        raise AssertionError("the game did not end")
