@@ -107,6 +107,8 @@ def test_export_during_the_game_hides_the_seed_and_actions() -> None:
     assert [line["text"] for line in spectator["chat"]] == ["hello"]
     with pytest.raises(RecordError, match="partial"):
         replay(partial)
+    cheat = export_record("decrypto", table.setup, table.actions, CHAT, Viewer("b1", True))
+    assert cheat["complete"] is False and "seed" not in json.dumps(cheat)
     full = export_record("decrypto", table.setup, table.actions, CHAT, Viewer(None, True))
     assert full["complete"] is True and replay(full).state == table.state
     assert len(full["chat"]) == 3

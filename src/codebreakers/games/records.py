@@ -148,6 +148,8 @@ def export_record(
     """
     rules = rules_for(game_name)
     state = fold(rules, setup, actions).state
+    if viewer.seat is not None and rules.seat_team(state, viewer.seat) is not None:
+        viewer = Viewer(viewer.seat)  # a seated player is never an open spectator
     lines = _visible_chat(rules, state, chat, viewer)
     if rules.is_over(state) or viewer.open_spectator:
         private: frozenset[str] = getattr(rules, "private_actions", frozenset())

@@ -25,6 +25,13 @@ def test_keywords_to_the_own_team_only() -> None:
     assert table.view(None, open_spectator=True)["teams"]["black"]["keywords"] == list(black)
 
 
+def test_a_player_is_never_an_open_spectator() -> None:
+    table = Table()
+    view = table.view("w1", open_spectator=True)
+    assert view["teams"]["black"]["keywords"] is None
+    assert rnd(view, 1, "black")["code"] is None
+
+
 def test_custom_words_and_seed_never_listed() -> None:
     table = Table()
     for seat in ("w1", "b1", None):

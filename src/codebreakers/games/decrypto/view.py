@@ -40,7 +40,8 @@ class _Sight:
     def __init__(self, state: GameState, viewer: Viewer) -> None:
         self.seat = viewer.seat
         self.team = state.table.team_of.get(viewer.seat) if viewer.seat is not None else None
-        self.all = viewer.open_spectator or state.phase == OVER
+        # "Open spectators" is a room option for spectators: a seated player never gets it.
+        self.all = (viewer.open_spectator and self.team is None) or state.phase == OVER
 
 
 def _answer(answer: Answer, answering: int, revealed: bool, sight: _Sight) -> JSON:
