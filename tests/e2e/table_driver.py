@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -165,10 +166,13 @@ def start_game(
     server_url: str,
     people: list[tuple[str, dict[str, int], str]],
     folder: Path | None = None,
-) -> tuple[list[Player], dict[str, list[Player]]]:
+    watchers: Sequence[tuple[str, dict[str, int], str]] = (),
+) -> tuple[list[Player], dict[str, list[Player]], list[Player]]:
     """The first person creates a room from the home page, everyone joins by its link (seated
-    alternately White, Black, White...), the host starts; returns the players by team."""
+    alternately White, Black, White...), watchers step out to the spectators, the host starts.
+    Returns the seated players, the same by team, and the spectators."""
     players = [Player.open(browser, name, viewport, lang) for name, viewport, lang in people]
+    spectators = [Player.open(browser, name, viewport, lang) for name, viewport, lang in watchers]
     host = players[0]
     host.page.goto(server_url)
     host.page.click("form.create button[type=submit]")
@@ -177,18 +181,22 @@ def start_game(
     host.page.click(".join-form button[type=submit]")
     link = host.page.input_value("#share-link")
     code = link.rsplit("/", 1)[1]
-    for p in players[1:]:
+    for p in players[1:] + spectators:
         p.join(f"{server_url}/r/{code}")
+    for p in spectators:
+        p.page.click("button.watch-instead")
     expect(host.page.locator(".slots-list .player-name")).to_have_count(len(players))
+    expect(host.page.locator(".spectator-list .player-name")).to_have_count(len(spectators))
     if folder is not None:
-        for p in players:
+        for p in players + spectators:
             p.shot(folder, "0-lobby")
     host.page.click("button.start")
     teams: dict[str, list[Player]] = {"white": [], "black": []}
-    for p in players:
+    for p in players + spectators:
         expect(p.page.locator(".table")).to_be_visible()
+    for p in players:
         teams[p.team()].append(p)
-    return players, teams
+    return players, teams, spectators
 
 
 def pick_with_keyboard(player: Player, board: str, team: str, code: list[int]) -> None:
@@ -204,3 +212,93 @@ def pick_with_keyboard(player: Player, board: str, team: str, code: list[int]) -
         expect(
             page.locator(f'input[name="{team}-{board}-{slot}"][value="{digit}"]')
         ).to_be_checked()
+
+
+CLUE_WORDS = [
+    "comet",
+    "harbor",
+    "velvet",
+    "thunder",
+    "lantern",
+    "meadow",
+    "copper",
+    "whisper",
+    "glacier",
+    "saddle",
+    "orchid",
+    "compass",
+    "ember",
+    "quartz",
+    "falcon",
+    "canyon",
+    "marble",
+    "cinder",
+    "violin",
+    "tundra",
+    "pepper",
+    "beacon",
+    "walnut",
+    "shadow",
+    "kettle",
+    "raven",
+    "tulip",
+    "anchor",
+]
+
+
+def fresh_clues(keywords: list[str], used: set[str], first: str | None = None) -> list[str]:
+    """Three clues never used in this game that share no stem with the encryptor's keywords
+    (optionally `first` as the first one)."""
+    kws = [k.casefold() for k in keywords]
+    out = [first] if first else []
+    for word in CLUE_WORDS:
+        if word in used or any(k[:4] == word[:4] for k in kws):
+            continue
+        out.append(word)
+        used.add(word)
+        if len(out) == 3:
+            return out
+    raise AssertionError("out of clue words")
+
+
+def wrong(code: list[int]) -> list[int]:
+    return code[1:] + code[:1]
+
+
+def play_round(
+    number: int,
+    teams: dict[str, list[Player]],
+    clues: Callable[[str, Player, int], list[str]],
+    decode_right: dict[str, bool],
+    intercept_right: dict[str, bool],
+    on_phase: Callable[[int, str], None] = lambda number, phase: None,
+) -> dict[str, list[int]]:
+    """One round through the pages: each encryptor reads its code on screen and transmits; each
+    decider locks its team's decode (right or wrong as asked), then from round 2 the enemy
+    interception, right only when asked and using the code the enemy's encryptor was shown."""
+    codes: dict[str, list[int]] = {}
+    encryptors: dict[str, Player] = {}
+    for team, members in teams.items():
+        enc = wait_for(members, Player.is_encryptor, f"the {team} encryptor's panel")[0]
+        encryptors[team] = enc
+        codes[team] = enc.read_code()
+        assert len(set(codes[team])) == 3
+    on_phase(number, "writing")
+    for team, enc in encryptors.items():
+        enc.transmit(clues(team, enc, number))
+    for team, members in teams.items():
+        enemy = "black" if team == "white" else "white"
+        decider = wait_for(members, lambda p: p.can_lock("own"), f"the {team} decider")[0]
+        decider.pick("own", team, codes[team] if decode_right[team] else wrong(codes[team]))
+        on_phase(number, "decoding")
+        decider.lock("own")
+        expect(decider.page.locator("section.board-own button.lock")).to_have_count(0)
+        if number >= 2:
+            intercepter = wait_for(members, lambda p: p.can_lock("enemy"), f"{team} interception")[
+                0
+            ]
+            guess = codes[enemy] if intercept_right[team] else wrong(codes[enemy])
+            intercepter.pick("enemy", enemy, guess)
+            on_phase(number, "intercepting")
+            intercepter.lock("enemy")
+    return codes

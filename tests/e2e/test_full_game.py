@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +22,8 @@ from e2e.table_driver import (
     PHONE,
     Player,
     before_game_over,
+    fresh_clues,
+    play_round,
     start_game,
     strings_outside_enums,
     wait_for,
@@ -31,6 +33,7 @@ pytestmark = pytest.mark.browser
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "codebreakers" / "web"
 NAMES = ["Ann <b>bold</b>", "Bo <img src=x onerror=alert(1)>", "Cy & <i>co</i>", "Dee"]
+WATCHER = "Eve <u>watching</u>"
 TEAM_CHAT = "<script>alert('team')</script>1-3-4?"
 ALL_CHAT = "<b>good luck</b> <img src=x onerror=alert(2)>"
 HTML_CLUE = "<em>glow</em>"
@@ -39,6 +42,7 @@ HTML_CLUE = "<em>glow</em>"
 @dataclass
 class Played:
     players: list[Player]
+    spectator: Player
     teams: dict[str, list[Player]]
     keywords: dict[str, list[str]]
     html_before_end: dict[str, list[str]]  # player name -> page HTML at each phase before the end
@@ -58,98 +62,20 @@ def ui_words() -> set[str]:
     return words
 
 
-CLUE_WORDS = [
-    "comet",
-    "harbor",
-    "velvet",
-    "thunder",
-    "lantern",
-    "meadow",
-    "copper",
-    "whisper",
-    "glacier",
-    "saddle",
-    "orchid",
-    "compass",
-    "ember",
-    "quartz",
-    "falcon",
-    "canyon",
-    "marble",
-    "cinder",
-    "violin",
-    "tundra",
-    "pepper",
-    "beacon",
-    "walnut",
-    "shadow",
-    "kettle",
-    "raven",
-    "tulip",
-    "anchor",
-]
+def phase_recorder(
+    everyone: list[Player], folder: Path, snap: dict[str, list[str]]
+) -> Callable[[int, str], None]:
+    """Screenshots of every page at the first writing, decoding and intercepting phases, and
+    each page's HTML then, for the secrecy check."""
+    wanted = {(1, "writing"): "1", (1, "decoding"): "2", (2, "intercepting"): "3"}
 
-
-def fresh_clues(keywords: list[str], used: set[str]) -> list[str]:
-    """Three clues never used in this game that share no stem with the encryptor's keywords."""
-    kws = [k.casefold() for k in keywords]
-    out: list[str] = []
-    for word in CLUE_WORDS:
-        if word in used or any(k[:4] == word[:4] for k in kws):
-            continue
-        out.append(word)
-        used.add(word)
-        if len(out) == 3:
-            return out
-    raise AssertionError("out of clue words")
-
-
-def play_round(
-    number: int,
-    teams: dict[str, list[Player]],
-    folder: Path,
-    snap: dict[str, list[str]],
-    used: set[str],
-) -> None:
-    everyone = teams["white"] + teams["black"]
-    codes: dict[str, list[int]] = {}
-    encryptors: dict[str, Player] = {}
-    for team, members in teams.items():
-        enc = wait_for(members, Player.is_encryptor, f"the {team} encryptor's panel")[0]
-        encryptors[team] = enc
-        codes[team] = enc.read_code()
-        assert sorted(set(codes[team])) == sorted(codes[team]) and len(codes[team]) == 3
-    if number == 1:
-        for p in everyone:
-            p.shot(folder, f"r{number}-1-writing")
-            snap[p.name].append(p.page.content())
-    for team, enc in encryptors.items():
-        clues = fresh_clues(enc.keywords(), used)
-        if number == 1 and team == "white":
-            clues[0] = HTML_CLUE
-        enc.transmit(clues)
-    for team, members in teams.items():
-        enemy = "black" if team == "white" else "white"
-        decider = wait_for(members, lambda p: p.can_lock("own"), f"the {team} decider")[0]
-        decider.pick("own", team, codes[team])
-        if number == 1 and team == "white":
+    def record(number: int, phase: str) -> None:
+        if (number, phase) in wanted:
             for p in everyone:
-                p.shot(folder, f"r{number}-2-decoding")
+                p.shot(folder, f"r{number}-{wanted[number, phase]}-{phase}")
                 snap[p.name].append(p.page.content())
-        decider.lock("own")
-        expect(decider.page.locator("section.board-own button.lock")).to_have_count(0)
-        if number >= 2:
-            intercepter = wait_for(members, lambda p: p.can_lock("enemy"), f"{team} interception")[
-                0
-            ]
-            # Black intercepts White's code (read from White's encryptor's screen); White misses.
-            guess = codes[enemy] if team == "black" else codes[enemy][1:] + codes[enemy][:1]
-            intercepter.pick("enemy", enemy, guess)
-            if number == 2 and team == "white":
-                for p in everyone:
-                    p.shot(folder, f"r{number}-3-intercepting")
-                    snap[p.name].append(p.page.content())
-            intercepter.lock("enemy")
+
+    return record
 
 
 @pytest.fixture(scope="module")
@@ -159,9 +85,13 @@ def game(browser: Browser, server_url: str) -> Iterator[Played]:
     people = [(NAMES[0], DESKTOP, "en"), (NAMES[1], DESKTOP, "en")]
     people += [(NAMES[2], DESKTOP, "en"), (NAMES[3], PHONE, "en")]
     players: list[Player] = []
-    snap: dict[str, list[str]] = {name: [] for name in NAMES}
+    everyone: list[Player] = []
+    snap: dict[str, list[str]] = {name: [] for name in [*NAMES, WATCHER]}
     try:
-        players, teams = start_game(browser, server_url, people, folder)
+        players, teams, (eve,) = start_game(
+            browser, server_url, people, folder, watchers=[(WATCHER, DESKTOP, "en")]
+        )
+        everyone = [*players, eve]
         keywords = {team: members[0].keywords() for team, members in teams.items()}
         teams["white"][0].say("team", TEAM_CHAT)
         teams["black"][0].say("all", ALL_CHAT)
@@ -171,7 +101,20 @@ def game(browser: Browser, server_url: str) -> Iterator[Played]:
         while host.page.locator(".outcome").count() == 0:
             rounds += 1
             assert rounds <= 8, "the game should have ended"
-            play_round(rounds, teams, folder, snap, used)
+            # Both teams decode right; Black intercepts White's code (read from White's
+            # encryptor's screen) from round 2 on, White misses: Black wins after round 3.
+            play_round(
+                rounds,
+                teams,
+                clues=lambda team, enc, n: (
+                    fresh_clues(enc.keywords(), used, first=HTML_CLUE)
+                    if (n, team) == (1, "white")
+                    else fresh_clues(enc.keywords(), used)
+                ),
+                decode_right={"white": True, "black": True},
+                intercept_right={"white": False, "black": True},
+                on_phase=phase_recorder(everyone, folder, snap),
+            )
             wait_for(
                 players[:1],
                 lambda p, n=rounds + 1: (
@@ -180,21 +123,21 @@ def game(browser: Browser, server_url: str) -> Iterator[Played]:
                 ),
                 f"round {rounds} to end",
             )
-            for p in players:
+            for p in everyone:
                 p.shot(folder, f"r{rounds}-4-revealed")
                 if p.page.locator(".outcome").count() == 0:
                     snap[p.name].append(p.page.content())
-        for p in players:
+        for p in everyone:
             expect(p.page.locator(".outcome")).to_be_visible()
             p.shot(folder, "9-end")
     except Exception:
-        for p in players:
+        for p in everyone:
             p.shot(folder, "failure")
         raise
     else:
-        yield Played(players, teams, keywords, snap, rounds)
+        yield Played(players, eve, teams, keywords, snap, rounds)
     finally:
-        for p in players:
+        for p in everyone:
             p.context.close()
 
 
@@ -213,31 +156,47 @@ def test_the_game_reaches_its_end_through_the_ui(game: Played) -> None:
     expect(black.locator(".token-team").nth(1).locator(".token.interception.got")).to_have_count(2)
 
 
+def assert_never_held(p: Player, words: list[str], pages: list[str], ui: set[str]) -> int:
+    """`words` are in none of the frames `p` received before the end, nor in the page HTML at
+    any recorded phase (words the interface itself uses are only checked in the frames).
+    Returns how many words were checked on the page."""
+    frames = before_game_over(p.frames)
+    assert len(frames) > 10
+    values = {s.casefold() for f in frames for s in strings_outside_enums(f)}
+    checked = 0
+    for word in words:
+        assert word.casefold() not in values, f"{word!r} reached {p.name}'s socket"
+        if word.casefold() in ui:
+            continue
+        for html in pages:
+            checked += 1
+            found = re.search(rf"(?<!\w){re.escape(word.casefold())}(?!\w)", html.casefold())
+            assert not found, f"{word!r} is on {p.name}'s page"
+    return checked
+
+
 def test_no_page_holds_the_enemy_keywords_before_the_end(game: Played) -> None:
     ui = ui_words()
-    checked_on_screen = 0
+    checked = 0
     for team, members in game.teams.items():
         enemy_words = game.keywords["black" if team == "white" else "white"]
         for p in members:
-            frames = before_game_over(p.frames)
-            assert len(frames) > 10
-            values = {s.casefold() for f in frames for s in strings_outside_enums(f)}
-            for word in enemy_words:
-                assert word.casefold() not in values, f"{word!r} reached {p.name}'s socket"
-            for html in game.html_before_end[p.name]:
-                text = html.casefold()
-                for word in enemy_words:
-                    if word.casefold() in ui:
-                        continue
-                    checked_on_screen += 1
-                    assert not re.search(rf"(?<!\w){re.escape(word.casefold())}(?!\w)", text), (
-                        f"{word!r} is on {p.name}'s page"
-                    )
-    assert checked_on_screen > 0
+            checked += assert_never_held(p, enemy_words, game.html_before_end[p.name], ui)
+    assert checked > 0
+
+
+def test_the_spectator_sees_the_board_without_secrets(game: Played) -> None:
+    eve = game.spectator
+    both = game.keywords["white"] + game.keywords["black"]
+    assert assert_never_held(eve, both, game.html_before_end[eve.name], ui_words()) > 0
+    for html in game.html_before_end[eve.name][1:]:  # every table phase after the lobby
+        assert 'class="table as-spectator"' in html
+        assert 'class="keywords' not in html and "board-own" not in html
+    expect(eve.page.locator(".log .log-round")).to_have_count(game.rounds)
 
 
 def test_typed_text_is_shown_literally(game: Played) -> None:
-    for p in game.players:
+    for p in [*game.players, game.spectator]:
         page = p.page
         assert p.dialogs == [], "an alert ran: typed HTML was executed"
         for name in NAMES:  # each was the encryptor once: the round log names them all
@@ -249,7 +208,7 @@ def test_typed_text_is_shown_literally(game: Played) -> None:
     black = game.teams["black"]
     for p in white:
         expect(p.page.locator(".chat-team .chat-lines")).to_contain_text(TEAM_CHAT)
-    for p in black:
-        assert TEAM_CHAT not in p.page.content(), "White's team chat reached Black"
+    for p in [*black, game.spectator]:
+        assert TEAM_CHAT not in p.page.content(), "White's team chat reached someone else"
     host = game.players[0].page
     expect(host.locator(".chat-all .who")).to_contain_text(black[0].name)

@@ -32,7 +32,7 @@ def close(players: list[Player]) -> None:
 def test_reload_returns_to_the_same_seat_and_state(browser: Browser, server_url: str) -> None:
     folder = ARTIFACTS / "reload"
     folder.mkdir(parents=True, exist_ok=True)
-    players, teams = start_game(browser, server_url, PEOPLE, folder)
+    players, teams, _ = start_game(browser, server_url, PEOPLE, folder)
     try:
         white = teams["white"]
         enc = wait_for(white, Player.is_encryptor, "White's encryptor")[0]
@@ -91,7 +91,7 @@ def test_server_restart_shows_the_banner_and_resumes(
 ) -> None:
     folder = ARTIFACTS / "restart"
     folder.mkdir(parents=True, exist_ok=True)
-    players, teams = start_game(browser, own_server.url, PEOPLE[:4])
+    players, teams, _ = start_game(browser, own_server.url, PEOPLE[:4])
     try:
         enc = wait_for(teams["black"], Player.is_encryptor, "Black's encryptor")[0]
         keywords = enc.keywords()

@@ -1,8 +1,9 @@
 /**
  * The engine's comparison key for words typed by people (games/decrypto/words/folding.py): case,
  * accents and spaces folded away, Russian й kept. The encryptor's panel uses it to flag a clue
- * that repeats an earlier clue or equals one of the team's keywords before the server refuses it;
- * the server stays the judge (it also catches inflections and keywords inside phrases).
+ * that repeats an earlier clue or equals one of the team's keywords before the server refuses it,
+ * and the tie-break review to offer "accept" only for near misses. The server stays the judge
+ * (it also catches inflections and keywords inside phrases).
  */
 const KEPT = new Set(["й", "Й"]);
 

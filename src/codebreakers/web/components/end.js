@@ -7,9 +7,12 @@ import { html, useState } from "../html.js";
 import { t } from "../i18n.js";
 import { send, savedToken } from "../net.js";
 import { getState, toast } from "../store.js";
+import { fold } from "../fold.js";
 import { TeamBadge } from "./common.js";
 
 const other = (team) => (team === "white" ? "black" : "white");
+// An exact match (after folding) counts by itself; only near misses are the owners' call.
+const exact = (guess, keyword) => fold(guess) === fold(keyword);
 
 function GuessForm({ act }) {
   const [words, setWords] = useState(["", "", "", ""]);
@@ -55,7 +58,7 @@ function Review({ view, guesser, owner, act }) {
             ${keywords ? html`<td>${keywords[i]}</td>` : null}
             <td>
               <span class="verdict ${matches[i] ? "ok" : "bad"}">${matches[i] ? `✓ ${t("tiebreak.right")}` : `✗ ${t("tiebreak.wrong")}`}</span>
-              ${canReview && g
+              ${canReview && g && !exact(g, keywords[i])
                 ? html` <button class="small" onClick=${() => act({ type: "accept_guess", number: i + 1, accept: !matches[i] })}>
                     ${matches[i] ? t("tiebreak.unaccept") : t("tiebreak.accept")}
                   </button>`
@@ -112,7 +115,7 @@ function Outcome({ view, room, me }) {
   const o = view.outcome;
   const gameId = getState().gameId;
   return html`<section class="card outcome" aria-labelledby="end-title">
-    <h2 id="end-title">🏁 ${o.winner ? html`<span class="row">${t("end.winner")} <${TeamBadge} team=${o.winner} /></span>` : t("end.draw")}</h2>
+    <h2 id="end-title" class="row">🏁 ${o.winner ? html`${t("end.winner")} <${TeamBadge} team=${o.winner} />` : t("end.draw")}</h2>
     <p>${t(`outcome.${o.reason}`)}</p>
     ${o.points ? html`<p class="muted small">${t("end.points", { white: o.points.white, black: o.points.black })}</p>` : null}
     ${o.keyword_hits ? html`<p class="muted small">${t("end.hits", { white: o.keyword_hits.white, black: o.keyword_hits.black })}</p>` : null}

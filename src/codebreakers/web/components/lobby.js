@@ -86,7 +86,7 @@ export function Lobby({ room, me }) {
       ${player ? null : html`<${JoinForm} label=${t("lobby.join")} />`}
       <${Seats} room=${room} me=${me} editable=${true} />
       ${player?.team
-        ? html`<p><button class="ghost" onClick=${() => send("leave_seat")}>👁 ${t("lobby.watch")}</button></p>`
+        ? html`<p><button class="ghost watch-instead" onClick=${() => send("leave_seat")}>👁 ${t("lobby.watch")}</button></p>`
         : null}
       <${Spectators} room=${room} me=${me} editable=${true} />
     </div>

@@ -69,6 +69,7 @@ export function RoundLog({ room, view }) {
   const shown = (r, team) =>
     r.transmissions[team] && (r.number !== view.round || view.phase !== "round" || r.transmissions[team].status === "revealed");
   const rounds = [...view.rounds].reverse().filter((r) => shown(r, "white") || shown(r, "black"));
+  if (!rounds.length) return null;
   return html`<section class="card log" aria-labelledby="log-title">
     <h2 id="log-title">${t("log.title")}</h2>
     ${rounds.map(

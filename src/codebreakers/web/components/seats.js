@@ -1,7 +1,8 @@
 /**
  * Both teams' slots in table order with names and connection dots, and the spectator list.
- * The host gets per-player controls (move up, switch team, to spectators, remove) and can put a
- * bot in an empty slot; any player can sit in an empty slot or step out to watch.
+ * The host gets per-player controls (move up or down, switch team, to spectators, remove) and can
+ * put a bot in a team's first empty slot; any player can sit there or step out to watch. Only the
+ * first empty slot of a team carries controls, which keeps the list short on a phone.
  */
 import { html, useState } from "../html.js";
 import { t } from "../i18n.js";
@@ -90,7 +91,7 @@ export function Seats({ room, me, editable }) {
               ${p
                 ? html`<${PlayerName} player=${p} room=${room} me=${me} />
                     ${isHost ? html`<${HostControls} player=${p} room=${room} team=${team} index=${index} />` : null}`
-                : editable
+                : editable && index === room.teams[team].indexOf(null)
                   ? html`<${EmptySlot} team=${team} index=${index} isHost=${isHost} joined=${joined} />`
                   : html`<span class="muted">${t("seat.empty")}</span>`}
             </li>`;

@@ -103,7 +103,9 @@ export function DecryptoTable({ state }) {
       <div class="spread">
         <h1 class="row">${t("round.label", { n: view.round })} <span class="muted small">/ ${view.max_rounds}</span></h1>
         ${team
-          ? html`<p class="row my-role"><${TeamBadge} team=${team} /> ${view.you.role ? t(`role.${view.you.role}`) : ""}</p>`
+          ? html`<p class="row my-role">
+              <${TeamBadge} team=${team} /> ${view.you.role && view.phase === "round" ? t(`role.${view.you.role}`) : ""}
+            </p>`
           : html`<p class="row my-role">👁 ${t("role.spectator")}</p>`}
       </div>
       <${RoundTracker} round=${view.round} max=${view.max_rounds} over=${view.phase === "over"} />
