@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
+from alembic.operations import Operations
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.dialects.postgresql import JSONB
@@ -41,20 +43,12 @@ ACTIONS_0001 = sa.table(
 )
 
 
-async def migrate_to(url: str, revision: str) -> None:
-    engine = dialects.create_engine(dialects.async_url(url))
+async def run_on(url: str, work: Any, *args: Any, migrating: bool = False) -> Any:
+    """Run `work(connection, *args)` in one write transaction on a new engine."""
+    engine = dialects.create_engine(dialects.async_url(url), migrating=migrating)
     try:
-        async with engine.begin() as conn:
-            await conn.run_sync(migrate.upgrade, revision)
-    finally:
-        await engine.dispose()
-
-
-async def run_on(url: str, work: Any) -> Any:
-    engine = dialects.create_engine(dialects.async_url(url))
-    try:
-        async with engine.begin() as conn:
-            return await conn.run_sync(work)
+        async with dialects.for_writing(engine).begin() as conn:
+            return await conn.run_sync(work, *args)
     finally:
         await engine.dispose()
 
@@ -103,7 +97,7 @@ async def test_two_nodes_migrating_one_empty_database_at_once_both_open(fresh_ur
 
 
 async def test_a_database_at_0001_is_upgraded_with_every_game_intact(fresh_url: str) -> None:
-    await migrate_to(fresh_url, "0001")
+    await run_on(fresh_url, migrate.upgrade, "0001", migrating=True)
     assert await run_on(fresh_url, migrate.current_revision) == "0001"
     setup = {"seed": 99, "keywords": {"white": ["été", "лес", "바다", "rock"]}}
     outcome = {"winner": "white"}
@@ -167,5 +161,64 @@ async def test_a_database_at_0001_is_upgraded_with_every_game_intact(fresh_url: 
             "OLD2",
             "OLD1",
         ]
+    finally:
+        await store.close()
+
+
+def rebuild_rooms(conn: sa.Connection) -> None:
+    """What a future batch migration of `rooms` does on SQLite: copy, drop, rename."""
+    context = MigrationContext.configure(conn, opts={"render_as_batch": True})
+    with Operations(context).batch_alter_table("rooms", recreate="always") as batch:
+        batch.add_column(sa.Column("title", sa.String, nullable=True))
+
+
+async def test_sqlite_migrations_can_rebuild_a_table_that_rows_point_at(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    store = open_store(url)
+    await store.open()
+    await store.create_room(RoomRow("R", "decrypto", {"k": 1}, 1, True, True, 1.0, 1.0))
+    await store.create_game("g1", "R", "decrypto", {}, 1.0)
+    await store.append_chat("R", "g1", "all", None, "Ana", "hi", 2.0)
+    await store.close()
+
+    # The operational engine enforces foreign keys, so dropping `rooms` mid-rebuild fails there.
+    with pytest.raises(sa.exc.IntegrityError, match="FOREIGN KEY"):
+        await run_on(url, rebuild_rooms)
+
+    def migration(conn: sa.Connection) -> None:
+        rebuild_rooms(conn)
+        migrate.check_foreign_keys(conn)
+
+    await run_on(url, migration, migrating=True)
+    store = open_store(url)
+    await store.open()
+    try:
+        room = await store.load_room("R")
+        assert room == RoomRow("R", "decrypto", {"k": 1}, 1, True, True, 1.0, 1.0)
+        assert [line.text for line in await store.chat_of_game("g1")] == ["hi"]
+        assert (await store.append_chat("R", None, "all", None, "Bo", "again", 3.0)).seq == 2
+    finally:
+        await store.close()
+
+
+async def test_a_migration_that_leaves_dangling_rows_is_rolled_back(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    await run_on(url, migrate.upgrade, migrating=True)
+
+    def bad_migration(conn: sa.Connection) -> None:
+        conn.execute(
+            sa.insert(GAMES_0001).values(
+                id="orphan", room_code="NOWHERE", game="decrypto", setup={}, created_at=1.0,
+                over=False, outcome=None,
+            )
+        )  # fmt: skip
+        migrate.check_foreign_keys(conn)
+
+    with pytest.raises(RuntimeError, match="pointing at nothing"):
+        await run_on(url, bad_migration, migrating=True)
+    store = open_store(url)
+    await store.open()
+    try:
+        assert await store.load_game("orphan") is None
     finally:
         await store.close()

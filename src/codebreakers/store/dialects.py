@@ -21,7 +21,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 # Set on the engine the store writes through; the SQLite BEGIN hook reads it.
-WRITE_OPTION = "codebreakers_write"
+_WRITE_OPTION = "codebreakers_write"
 
 BUSY_TIMEOUT_MS = 10_000
 SYNCHRONOUS_MODES = ("normal", "full")
@@ -48,14 +48,23 @@ def single_writer(url: URL) -> bool:
     return url.get_backend_name() == "sqlite"
 
 
-def create_engine(url: URL) -> AsyncEngine:
-    """An engine with the dialect's durability and locking settings applied."""
+def create_engine(url: URL, *, migrating: bool = False) -> AsyncEngine:
+    """An engine with the dialect's durability and locking settings applied.
+
+    `migrating`: for running migrations (see `migrate.upgrade`); SQLite then leaves foreign keys
+    unenforced, which can only be chosen outside a transaction, hence a separate engine.
+    """
     if url.get_backend_name() == "sqlite":
-        return _sqlite_engine(url)
+        return _sqlite_engine(url, foreign_keys=not migrating)
     return create_async_engine(url, pool_pre_ping=True)
 
 
-def _sqlite_engine(url: URL) -> AsyncEngine:
+def for_writing(engine: AsyncEngine) -> AsyncEngine:
+    """The same engine and pool, marked so that SQLite begins with BEGIN IMMEDIATE."""
+    return engine.execution_options(**{_WRITE_OPTION: True})
+
+
+def _sqlite_engine(url: URL, *, foreign_keys: bool) -> AsyncEngine:
     synchronous = url.query.get("synchronous", "normal")
     if not isinstance(synchronous, str) or synchronous.lower() not in SYNCHRONOUS_MODES:
         raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}, not {synchronous!r}")
@@ -73,14 +82,14 @@ def _sqlite_engine(url: URL) -> AsyncEngine:
             "journal_mode=WAL",
             f"synchronous={synchronous.upper()}",
             f"busy_timeout={BUSY_TIMEOUT_MS}",
-            "foreign_keys=ON",
+            f"foreign_keys={'ON' if foreign_keys else 'OFF'}",
         ):
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")
     def _begin(connection: Any) -> None:
-        write = connection.get_execution_options().get(WRITE_OPTION, False)
+        write = connection.get_execution_options().get(_WRITE_OPTION, False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine

@@ -33,10 +33,26 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 
 def upgrade(connection: Connection, revision: str = "head") -> None:
-    """Bring the schema to `revision` inside the caller's transaction (run through run_sync)."""
+    """Bring the schema to `revision` inside the caller's transaction (run through run_sync).
+
+    The connection must come from `dialects.create_engine(url, migrating=True)`: on SQLite that
+    turns foreign-key enforcement off, because a batch migration rebuilds a table (copy, drop,
+    rename) and dropping `rooms` or `games` would fail on the rows that point at them. The keys
+    are checked once the migrations are done, before the caller commits.
+    """
     if connection.dialect.name == "postgresql":
         connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_PG_MIGRATION_LOCK})")
     command.upgrade(alembic_config(connection), revision)
+    check_foreign_keys(connection)
+
+
+def check_foreign_keys(connection: Connection) -> None:
+    """Raise when a row points at nothing (only SQLite can get there, with enforcement off)."""
+    if connection.dialect.name != "sqlite":
+        return
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+    if broken:
+        raise RuntimeError(f"migration left rows pointing at nothing: {broken[:5]}")
 
 
 def current_revision(connection: Connection) -> str | None:

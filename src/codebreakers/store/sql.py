@@ -47,13 +47,13 @@ class SqlStore:
         """Connect and migrate; a failure (database unreachable, bad schema) leaves it closed."""
         if self._engine is not None:
             raise RuntimeError("the store is already open")
-        self._engine = dialects.create_engine(self._url)
+        migrator = dialects.create_engine(self._url, migrating=True)
         try:
-            async with self._write() as conn:
+            async with dialects.for_writing(migrator).begin() as conn:
                 await conn.run_sync(migrate.upgrade)
-        except BaseException:
-            await self.close()
-            raise
+        finally:
+            await migrator.dispose()
+        self._engine = dialects.create_engine(self._url)
 
     async def close(self) -> None:
         if self._engine is not None:
@@ -73,8 +73,7 @@ class SqlStore:
         SQLite admits one writer at a time. Waiting on an asyncio lock costs nothing, whereas
         waiting inside SQLite's busy handler sleeps for whole milliseconds per retry.
         """
-        engine = self._reader.execution_options(**{dialects.WRITE_OPTION: True})
-        async with self._write_lock, engine.begin() as conn:
+        async with self._write_lock, dialects.for_writing(self._reader).begin() as conn:
             yield conn
 
     # Rooms
