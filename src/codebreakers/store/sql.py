@@ -2,10 +2,12 @@
 
 Appends are serialised by the database, not by this process: an action row's primary key is
 (game_id, version), so of two nodes appending the same version one insert fails, and the loser is
-told VERSION_CONFLICT (or DUPLICATE when its client action id is already stored). Chat sequence
-numbers are chosen by the store, so there a conflict must never surface: the room row is locked
-(FOR NO KEY UPDATE on PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises writers) before
-the next number is read.
+told VERSION_CONFLICT (or DUPLICATE when its client action id is already stored). On SQLite this
+process's writers also queue on an asyncio lock, for latency only; correctness never rests on it.
+
+Chat sequence numbers are chosen by the store, so there a conflict must never surface: the room
+row is locked (FOR NO KEY UPDATE on PostgreSQL; SQLite's BEGIN IMMEDIATE already serialises
+writers) before the next number is read.
 """
 
 from __future__ import annotations
