@@ -10,10 +10,13 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, expect, sync_playwright
 
 from e2e.server_process import ServerProcess
-from e2e.table_driver import CHROMIUM_ARGS
+from e2e.table_driver import CHROMIUM_ARGS, TIMEOUT_MS
+
+# Assertions wait as long as actions do: the suite shares two cores with a server and browsers.
+expect.set_options(timeout=TIMEOUT_MS)
 
 
 @pytest.fixture(scope="session")

@@ -302,3 +302,35 @@ def play_round(
             on_phase(number, "intercepting")
             intercepter.lock("enemy")
     return codes
+
+
+def measure_first_load(browser: Browser, url: str) -> dict[str, Any]:
+    """Bytes a fresh browser (empty cache) transfers to show the table at `url`: every HTTP
+    response as it crossed the network (compressed, headers included), per file, plus the
+    WebSocket frames received until the table is drawn."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    urls: dict[str, str] = {}
+    sizes: dict[str, int] = {}
+    ws_bytes: list[int] = []
+    cdp.on(
+        "Network.responseReceived", lambda e: urls.__setitem__(e["requestId"], e["response"]["url"])
+    )
+    cdp.on(
+        "Network.loadingFinished",
+        lambda e: sizes.__setitem__(e["requestId"], int(e["encodedDataLength"])),
+    )
+    cdp.on(
+        "Network.webSocketFrameReceived",
+        lambda e: ws_bytes.append(len(e["response"]["payloadData"].encode())),
+    )
+    try:
+        page.goto(url)
+        expect(page.locator(".table")).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        files = {urls[r].split("/", 3)[3]: n for r, n in sizes.items() if r in urls}
+        return {"http_bytes": sum(files.values()), "files": files, "ws_bytes": sum(ws_bytes)}
+    finally:
+        context.close()

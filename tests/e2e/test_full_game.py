@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -23,6 +24,7 @@ from e2e.table_driver import (
     Player,
     before_game_over,
     fresh_clues,
+    measure_first_load,
     play_round,
     start_game,
     strings_outside_enums,
@@ -47,6 +49,7 @@ class Played:
     keywords: dict[str, list[str]]
     html_before_end: dict[str, list[str]]  # player name -> page HTML at each phase before the end
     rounds: int
+    first_load: dict[str, Any]
 
 
 def ui_words() -> set[str]:
@@ -93,6 +96,7 @@ def game(browser: Browser, server_url: str) -> Iterator[Played]:
         )
         everyone = [*players, eve]
         keywords = {team: members[0].keywords() for team, members in teams.items()}
+        first_load = measure_first_load(browser, players[0].page.url)
         teams["white"][0].say("team", TEAM_CHAT)
         teams["black"][0].say("all", ALL_CHAT)
         rounds = 0
@@ -135,7 +139,7 @@ def game(browser: Browser, server_url: str) -> Iterator[Played]:
             p.shot(folder, "failure")
         raise
     else:
-        yield Played(players, eve, teams, keywords, snap, rounds)
+        yield Played(players, eve, teams, keywords, snap, rounds, first_load)
     finally:
         for p in everyone:
             p.context.close()
@@ -212,3 +216,18 @@ def test_typed_text_is_shown_literally(game: Played) -> None:
         assert TEAM_CHAT not in p.page.content(), "White's team chat reached someone else"
     host = game.players[0].page
     expect(host.locator(".chat-all .who")).to_contain_text(black[0].name)
+
+
+def test_first_load_of_the_table_stays_under_150_kb(game: Played) -> None:
+    """The size budget of the client (docs/performance.md, "Browser client first load"): what a
+    phone with an empty cache downloads to show a running table, compressed as sent."""
+    load = game.first_load
+    (ARTIFACTS / "first-load.json").write_text(json.dumps(load, indent=2))
+    print(
+        f"\nfirst load: {load['http_bytes']} B over HTTP in {len(load['files'])} files, "
+        f"{load['ws_bytes']} B of WebSocket frames"
+    )
+    for name, size in sorted(load["files"].items(), key=lambda kv: -kv[1]):
+        print(f"  {size:7d}  {name}")
+    assert "static/vendor/preact.js" in load["files"]
+    assert load["http_bytes"] < 150 * 1024
