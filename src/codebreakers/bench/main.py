@@ -20,7 +20,7 @@ from typing import IO, Any
 import psutil
 
 from codebreakers.bench.runtime import raise_nofile
-from codebreakers.bench.servers import ServerSet, start_servers, temp_workdir
+from codebreakers.bench.servers import CpuSample, ServerSet, start_servers, temp_workdir
 
 SETTLE_S_PER_PLAYER = 1 / 4_000  # time for the server to finish the last joins before sampling
 SAMPLE_EVERY_S = 0.5
@@ -59,6 +59,29 @@ def _loadgen_command(args: argparse.Namespace, urls: list[str]) -> list[str]:
     return cmd
 
 
+def _machine_busy(before: Any, after: Any, span: float) -> float:
+    """Cores busy on the whole machine between two psutil.cpu_times() samples."""
+    busy = sum(after) - sum(before) - (after.idle - before.idle)
+    return round(busy / max(1e-9, span), 3)
+
+
+def _server_report(
+    window: tuple[CpuSample, CpuSample], rss: tuple[int, int, int], players: int
+) -> dict[str, Any]:
+    before, idle, peak = rss
+    cpu = window[1].rates(window[0])
+    return {
+        "server_cpu": cpu.pop("cores"),
+        "server_cpu_detail": cpu,
+        "server_rss_mib": {
+            "before": round(before / 2**20, 1),
+            "idle": round(idle / 2**20, 1),
+            "peak": round(max(peak, idle) / 2**20, 1),
+        },
+        "server_rss_per_player_kib": round((idle - before) / max(1, players) / 1024, 1),
+    }
+
+
 def _measure(
     args: argparse.Namespace, urls: list[str], servers: ServerSet | None
 ) -> dict[str, Any]:
@@ -78,13 +101,13 @@ def _measure(
         if peak:
             peak.start()
         cpu0, machine0, t0 = (
-            (servers.cpu_seconds() if servers else 0.0),
+            servers.cpu_sample() if servers else None,
             psutil.cpu_times(),
             time.monotonic(),
         )
         _read_event(gen.stdout, "done")
         cpu1, machine1, t1 = (
-            (servers.cpu_seconds() if servers else 0.0),
+            servers.cpu_sample() if servers else None,
             psutil.cpu_times(),
             time.monotonic(),
         )
@@ -96,8 +119,6 @@ def _measure(
         if gen.poll() is None:
             gen.kill()
             gen.wait()
-    players = max(1, ready["players_connected"])
-    busy = sum(machine1) - sum(machine0) - (machine1.idle - machine0.idle)
     report: dict[str, Any] = {
         "mode": "bare" if args.bare else "decrypto",
         "server": args.server if servers else None,
@@ -105,18 +126,11 @@ def _measure(
         "players_requested": args.players,
         **{k: v for k, v in result.items() if k != "event"},
         "setup_s": ready["setup_s"],
+        "machine_cpu_busy": _machine_busy(machine0, machine1, t1 - t0),
     }
-    if servers:
-        report |= {
-            "server_cpu": round((cpu1 - cpu0) / (t1 - t0), 3),
-            "machine_cpu_busy": round(busy / (t1 - t0), 3),
-            "server_rss_mib": {
-                "before": round(rss_base / 2**20, 1),
-                "idle": round(rss_idle / 2**20, 1),
-                "peak": round(max(peak.peak if peak else 0, rss_idle) / 2**20, 1),
-            },
-            "server_rss_per_player_kib": round((rss_idle - rss_base) / players / 1024, 1),
-        }
+    if servers and cpu0 and cpu1:
+        rss = (rss_base, rss_idle, peak.peak if peak else 0)
+        report |= _server_report((cpu0, cpu1), rss, ready["players_connected"])
     return report
 
 

@@ -28,6 +28,26 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@dataclass(frozen=True)
+class CpuSample:
+    at: float
+    user: float
+    system: float
+    switches: int
+
+    def rates(self, before: CpuSample) -> dict[str, float]:
+        """Cores used (user, system, both) and context switches per second since `before`."""
+        span = max(1e-9, self.at - before.at)
+        user = (self.user - before.user) / span
+        system = (self.system - before.system) / span
+        return {
+            "cores": round(user + system, 3),
+            "user": round(user, 3),
+            "system": round(system, 3),
+            "ctx_switches_per_s": round((self.switches - before.switches) / span),
+        }
+
+
 @dataclass
 class ServerSet:
     """The server processes of one run: their URLs, and their whole process trees for sampling."""
@@ -59,15 +79,20 @@ class ServerSet:
                 continue
         return total
 
-    def cpu_seconds(self) -> float:
-        total = 0.0
+    def cpu_sample(self) -> CpuSample:
+        """CPU seconds (user, system) and context switches so far, over every server process."""
+        user = system = 0.0
+        switches = 0
         for p in self._tree():
             try:
                 times = p.cpu_times()
+                ctx = p.num_ctx_switches()
             except psutil.NoSuchProcess:
                 continue
-            total += times.user + times.system
-        return total
+            user += times.user
+            system += times.system
+            switches += ctx.voluntary + ctx.involuntary
+        return CpuSample(time.monotonic(), user, system, switches)
 
     def stop(self) -> None:
         for proc in self.procs:
