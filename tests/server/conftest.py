@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from server_harness import OPEN, make_ports
@@ -14,9 +15,25 @@ from codebreakers.server.config import ServerConfig
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(make_ports(tmp_path / "t.db"), ServerConfig(bot_delay_s=0))
-    with TestClient(app) as http:
-        yield http
-        for client in list(OPEN):
-            client.close()
+def server_with(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
+    """Start an app with these settings (and ports) on a fresh database; stopped at teardown."""
+    started: list[TestClient] = []
+
+    def start(ports: dict[str, Any] | None = None, **settings: Any) -> TestClient:
+        config = ServerConfig(**{"bot_delay_s": 0.0, **settings})
+        db = tmp_path / f"t{len(started)}.db"
+        http = TestClient(create_app(make_ports(db, **(ports or {})), config))
+        http.__enter__()
+        started.append(http)
+        return http
+
+    yield start
+    for client in list(OPEN):
+        client.close()
+    for http in started:
+        http.__exit__(None, None, None)
+
+
+@pytest.fixture
+def server(server_with: Callable[..., TestClient]) -> TestClient:
+    return server_with()

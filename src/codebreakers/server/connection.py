@@ -18,18 +18,16 @@ from codebreakers.server.ratelimit import Bucket
 log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 256
-FRAME_BURST = 30.0
-FRAME_RATE = 10.0
 
 
 class Connection:
     __slots__ = ("_outbox", "_sender", "frames", "player", "room", "ws")
 
-    def __init__(self, ws: WebSocket) -> None:
+    def __init__(self, ws: WebSocket, frames: Bucket) -> None:
         self.ws = ws
         self.room: str | None = None
         self.player: str | None = None
-        self.frames = Bucket(FRAME_BURST, FRAME_RATE)
+        self.frames = frames
         self._outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
         self._sender: asyncio.Task[None] | None = None
 

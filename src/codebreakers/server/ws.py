@@ -45,6 +45,7 @@ from codebreakers.server.messages import (
     parse_client,
 )
 from codebreakers.server.node import Node
+from codebreakers.server.ratelimit import Bucket
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ async def endpoint(node: Node, ws: WebSocket) -> None:
         await ws.send_text(encode(Error(None, "bad_origin", "this site's pages only")))
         await ws.close(1008)
         return
-    conn = Connection(ws)
+    conn = Connection(ws, Bucket(node.config.frame_burst, node.config.frames_per_s))
     conn.start()
     hub: RoomHub | None = None
     try:

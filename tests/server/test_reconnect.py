@@ -1,0 +1,104 @@
+"""Reconnecting: the seat comes back by token, missed views and chat arrive, no action twice."""
+
+from __future__ import annotations
+
+from server_harness import Client, Table, new_room
+from starlette.testclient import TestClient
+
+
+def start_game(server: TestClient) -> tuple[str, list[Client], Table]:
+    code = new_room(server)
+    clients = [Client(server, code) for _ in range(4)]
+    for client, name in zip(clients, "ABCD", strict=True):
+        client.join(name)
+    clients[0].ok({"type": "start"})
+    table = Table(clients)
+    table.sync(0)
+    return code, clients, table
+
+
+def test_a_tab_that_missed_changes_gets_a_fresh_view_and_the_chat_it_missed(
+    server: TestClient,
+) -> None:
+    code, clients, table = start_game(server)
+    gone = clients[3]
+    clients[0].ok({"type": "chat", "channel": "all", "text": "before"})
+    gone.drain_until_version(0)
+    while not gone.chat:
+        gone.recv()
+    seen_seq, seen_version, game_id = gone.chat[-1]["seq"], gone.version, gone.room["game_id"]
+    token, me = gone.token, gone.you
+    gone.close()
+    del table.by_seat[me]
+
+    table.step()
+    clients[0].ok({"type": "chat", "channel": "all", "text": "while you were out"})
+    clients[1].ok({"type": "chat", "channel": "all", "text": "and this"})
+    latest = clients[0].version
+
+    back = Client(
+        server, code, token=token, game_id=game_id, game_version=seen_version, chat_seq=seen_seq
+    )
+    assert back.you == me
+    assert back.version == latest and back.view is not None and back.view["you"]["seat"] == me
+    assert [line["text"] for line in back.chat] == ["while you were out", "and this"]
+    mine = next(p for p in back.room["players"] if p["id"] == me)
+    assert mine["connected"] is True
+
+
+def test_a_client_already_up_to_date_gets_no_view_again(server: TestClient) -> None:
+    code, clients, _ = start_game(server)
+    first = clients[2]
+    again = Client(
+        server,
+        code,
+        token=first.token,
+        game_id=first.room["game_id"],
+        game_version=first.version,
+        chat_seq=0,
+    )
+    assert again.you == first.you and again.view is None
+    assert not any('"type":"view"' in raw for raw in again.raw)
+
+
+def test_a_retried_action_is_acknowledged_but_applied_once(server: TestClient) -> None:
+    code, _, table = start_game(server)
+    view = table.any_view()
+    encryptor = table.by_seat[view["waiting_for"][0]["seat"]]
+    frame = {
+        "type": "act",
+        "id": "transmit-once",
+        "action": {"type": "transmit", "clues": ["zqa", "zqb", "zqc"]},
+    }
+    encryptor.send(frame)
+    first = encryptor.expect("ack")
+    assert first["version"] == 1
+    token = encryptor.token
+    encryptor.close()
+
+    again = Client(server, code, token=token)  # a new tab, after a lost connection
+    again.send(frame)
+    second = again.expect("ack")
+    assert second == {"type": "ack", "id": "transmit-once", "version": 1}
+    assert again.version == 1
+    # A chat line retried with its id is not stored twice either.
+    line = {"type": "chat", "id": "hi-1", "channel": "all", "text": "hi"}
+    again.send(line)
+    again.send(line)
+    acks = 0
+    while acks < 2:
+        got = again.recv()
+        acks += got["type"] == "ack"
+    record_lines = [line for line in again.chat if line["text"] == "hi"]
+    assert len(record_lines) == 1
+
+
+def test_a_token_from_another_room_or_a_forged_one_reattaches_nothing(
+    server: TestClient,
+) -> None:
+    _, clients, _ = start_game(server)
+    other = new_room(server)
+    stranger = Client(server, other, token=clients[0].token)
+    assert stranger.you is None and stranger.errors == ["bad_token"]
+    forged = Client(server, clients[0].room["code"], token="A" * 32)
+    assert forged.you is None and forged.errors == ["bad_token"]
