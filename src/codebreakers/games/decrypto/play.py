@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from codebreakers.games.base import JSON, Applied, Rejection
@@ -11,7 +12,7 @@ from codebreakers.games.decrypto.codes import Code
 from codebreakers.games.decrypto.progress import read_out, settle
 from codebreakers.games.decrypto.state import ROUND, TEAMS, Clues, GameState, Transmission, evolve
 
-Action = dict[str, Any]
+Action = Mapping[str, Any]
 
 
 def _own_writing(state: GameState, seat: str, team: int) -> Transmission | Rejection:

@@ -18,7 +18,7 @@ from codebreakers.games.decrypto.tiebreak import accept_guess, guess_keywords, r
 from codebreakers.games.decrypto.timers import next_deadline, timeout
 from codebreakers.games.decrypto.view import build_view
 
-Handler = Callable[[GameState, str, int, dict[str, Any], float], Applied[GameState] | Rejection]
+Handler = Callable[[GameState, str, int, Mapping[str, Any], float], Applied[GameState] | Rejection]
 
 _HANDLERS: dict[str, Handler] = {
     "draft": draft,
@@ -75,7 +75,7 @@ class DecryptoRules:
         team = state.table.team_of.get(seat)
         if team is None:
             return R.reject(R.NOT_A_PLAYER)
-        return _HANDLERS[kind](state, seat, team, dict(action), now)
+        return _HANDLERS[kind](state, seat, team, action, now)
 
     def view(self, state: GameState, viewer: Viewer) -> JSON:
         can_team_chat = viewer.seat is not None and self.can_chat(state, viewer.seat, "team")

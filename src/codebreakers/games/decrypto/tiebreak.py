@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from codebreakers.games.base import JSON, Applied, Rejection
@@ -16,7 +17,7 @@ from codebreakers.games.decrypto.state import (
     evolve,
 )
 
-Action = dict[str, Any]
+Action = Mapping[str, Any]
 
 
 def record_guesses(
