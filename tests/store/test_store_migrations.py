@@ -44,13 +44,15 @@ ACTIONS_0001 = sa.table(
 
 
 async def run_on(url: str, work: Any, *args: Any, migrating: bool = False) -> Any:
-    """Run `work(connection, *args)` in one write transaction on a new engine."""
-    engine = dialects.create_engine(dialects.async_url(url), migrating=migrating)
+    """Run `work(connection, *args)` in one write (or schema-change) transaction."""
+    runner = dialects.runner(url)
+    await runner.open()
     try:
-        async with dialects.for_writing(engine).begin() as conn:
-            return await conn.run_sync(work, *args)
+        if migrating:
+            return await runner.schema_change(work, *args)
+        return await runner.write(work, *args)
     finally:
-        await engine.dispose()
+        await runner.close()
 
 
 def test_revisions_form_one_line_from_0001_to_head() -> None:
@@ -185,11 +187,7 @@ async def test_sqlite_migrations_can_rebuild_a_table_that_rows_point_at(tmp_path
     with pytest.raises(sa.exc.IntegrityError, match="FOREIGN KEY"):
         await run_on(url, rebuild_rooms)
 
-    def migration(conn: sa.Connection) -> None:
-        rebuild_rooms(conn)
-        migrate.check_foreign_keys(conn)
-
-    await run_on(url, migration, migrating=True)
+    await run_on(url, rebuild_rooms, migrating=True)
     store = open_store(url)
     await store.open()
     try:
@@ -212,7 +210,6 @@ async def test_a_migration_that_leaves_dangling_rows_is_rolled_back(tmp_path: Pa
                 over=False, outcome=None,
             )
         )  # fmt: skip
-        migrate.check_foreign_keys(conn)
 
     with pytest.raises(RuntimeError, match="pointing at nothing"):
         await run_on(url, bad_migration, migrating=True)

@@ -5,35 +5,42 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 from sqlalchemy.exc import DatabaseError
 
 from codebreakers.store import default_url, dialects, open_store
 from codebreakers.store.base import RoomRow
+from codebreakers.store.postgres import PostgresRunner
+from codebreakers.store.sqlite import BUSY_TIMEOUT_MS, SqliteRunner
 
 pytestmark = pytest.mark.anyio
 
 
 @pytest.mark.parametrize(
-    ("given", "driver", "database"),
+    ("given", "runner", "database"),
     [
-        ("sqlite:///rel/x.db", "sqlite+aiosqlite", "rel/x.db"),
-        ("sqlite:////abs/x.db", "sqlite+aiosqlite", "/abs/x.db"),
-        ("sqlite+aiosqlite:////abs/x.db", "sqlite+aiosqlite", "/abs/x.db"),
-        ("postgresql://u:p@h:5432/db", "postgresql+asyncpg", "db"),
-        ("postgresql+psycopg://u@h/db", "postgresql+asyncpg", "db"),
-        ("postgres://u@h/db", "postgresql+asyncpg", "db"),
+        ("sqlite:///rel/x.db", SqliteRunner, "rel/x.db"),
+        ("sqlite:////abs/x.db", SqliteRunner, "/abs/x.db"),
+        ("sqlite+aiosqlite:////abs/x.db", SqliteRunner, "/abs/x.db"),
+        ("postgresql://u:p@h:5432/db", PostgresRunner, "db"),
+        ("postgresql+psycopg://u@h/db", PostgresRunner, "db"),
+        ("postgres://u@h/db", PostgresRunner, "db"),
     ],
 )
-def test_urls_map_to_async_drivers(given: str, driver: str, database: str) -> None:
-    url = dialects.async_url(given)
+def test_urls_pick_the_runner_and_driver(given: str, runner: type, database: str) -> None:
+    picked = dialects.runner(given)
+    assert isinstance(picked, runner)
+    url = picked._url  # type: ignore[attr-defined]
+    driver = "sqlite+pysqlite" if runner is SqliteRunner else "postgresql+asyncpg"
     assert (url.drivername, url.database) == (driver, database)
 
 
-@pytest.mark.parametrize("bad", ["sqlite://", "sqlite:///:memory:", "mysql://u@h/db"])
+@pytest.mark.parametrize(
+    "bad", ["sqlite://", "sqlite:///:memory:", "mysql://u@h/db", "sqlite:///x.db?synchronous=off"]
+)
 def test_unusable_urls_are_refused_with_a_reason(bad: str) -> None:
-    with pytest.raises(ValueError, match=r"memory|unsupported"):
-        dialects.async_url(bad)
+    with pytest.raises(ValueError, match=r"memory|unsupported|synchronous"):
+        dialects.runner(bad)
 
 
 async def test_default_store_is_created_in_the_user_data_directory(
@@ -51,15 +58,18 @@ async def test_default_store_is_created_in_the_user_data_directory(
 
 
 async def pragmas(url: str) -> dict[str, object]:
-    engine = dialects.create_engine(dialects.async_url(url))
+    def read(conn: Connection) -> dict[str, object]:
+        return {
+            name: conn.scalar(text(f"PRAGMA {name}"))
+            for name in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")
+        }
+
+    runner = dialects.runner(url)
+    await runner.open()
     try:
-        async with engine.connect() as conn:
-            return {
-                name: await conn.scalar(text(f"PRAGMA {name}"))
-                for name in ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")
-            }
+        return await runner.read(read)
     finally:
-        await engine.dispose()
+        await runner.close()
 
 
 async def test_sqlite_runs_in_wal_with_normal_sync_by_default(tmp_path: Path) -> None:
@@ -67,7 +77,7 @@ async def test_sqlite_runs_in_wal_with_normal_sync_by_default(tmp_path: Path) ->
     assert found == {
         "journal_mode": "wal",
         "synchronous": 1,  # NORMAL
-        "busy_timeout": dialects.BUSY_TIMEOUT_MS,
+        "busy_timeout": BUSY_TIMEOUT_MS,
         "foreign_keys": 1,
     }
 
@@ -75,8 +85,6 @@ async def test_sqlite_runs_in_wal_with_normal_sync_by_default(tmp_path: Path) ->
 async def test_sqlite_full_sync_on_request(tmp_path: Path) -> None:
     found = await pragmas(f"sqlite:///{tmp_path / 'x.db'}?synchronous=full")
     assert found["synchronous"] == 2  # FULL
-    with pytest.raises(ValueError, match="synchronous"):
-        await pragmas(f"sqlite:///{tmp_path / 'x.db'}?synchronous=off")
 
 
 async def test_a_closed_store_refuses_work(tmp_path: Path) -> None:
