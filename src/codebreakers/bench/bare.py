@@ -6,12 +6,11 @@ answered by one JSON text of about the size of a game view, pushed to every memb
 sender's group. No rooms, no rules, no store, no per-seat views: whatever our server costs beyond
 this is the price of the game itself.
 
-Run it as `python -m codebreakers.bench.bare --port P --server uvicorn|granian`.
+Run it as `python -m codebreakers.bench.asgi codebreakers.bench.bare:app --port P --server S`.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -22,7 +21,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from codebreakers.bench.runtime import raise_nofile, tune_gc
+from codebreakers.bench.runtime import tune_gc
 
 SIZE_ENV = "CODEBREAKERS_BARE_SIZE"
 DEFAULT_SIZE = 1600
@@ -66,50 +65,3 @@ app = Starlette(
     routes=[Route("/healthz", _health), WebSocketRoute("/bare/{group}", _broadcast)],
     lifespan=_lifespan,
 )
-
-TARGET = "codebreakers.bench.bare:app"
-
-
-def serve(host: str, port: int, server: str) -> None:
-    """Serve `app` under the chosen ASGI server with the bench's connection-friendly settings."""
-    raise_nofile(65_536)
-    if server == "granian":
-        from granian import Granian
-        from granian.constants import Interfaces
-        from granian.log import LogLevels
-
-        Granian(
-            TARGET,
-            address=host,
-            port=port,
-            interface=Interfaces.ASGI,
-            workers=1,
-            websockets=True,
-            backlog=4096,
-            log_level=LogLevels.warning,
-        ).serve()
-        return
-    import uvicorn
-
-    uvicorn.run(
-        TARGET,
-        host=host,
-        port=port,
-        ws="websockets-sansio",
-        backlog=4096,
-        log_level="warning",
-        access_log=False,
-    )
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--server", choices=["uvicorn", "granian"], default="uvicorn")
-    args = parser.parse_args()
-    serve(args.host, args.port, args.server)
-
-
-if __name__ == "__main__":
-    main()

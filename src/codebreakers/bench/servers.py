@@ -113,24 +113,15 @@ class ServerSet:
         return "\n".join(out)
 
 
-def _command(bare: bool, server: str, port: int, db: str | None, redis: str | None) -> list[str]:
+def _command(bare: bool, server: str, port: int) -> list[str]:
+    """The bare endpoint, or the game: through `codebreakers serve`, or the same app on granian."""
+    at = ["--host", "127.0.0.1", "--port", str(port), "--server", server]
     if bare:
-        return [
-            sys.executable,
-            "-m",
-            "codebreakers.bench.bare",
-            "--port",
-            str(port),
-            "--server",
-            server,
-        ]
-    cmd = [sys.executable, "-m", "codebreakers.cli", "serve", "--host", "127.0.0.1"]
-    cmd += ["--port", str(port), "--server", server, "--log-level", "warning"]
-    if db:
-        cmd += ["--db", db]
-    if redis:
-        cmd += ["--redis", redis]
-    return cmd
+        return [sys.executable, "-m", "codebreakers.bench.asgi", "codebreakers.bench.bare:app", *at]
+    if server == "granian":
+        target = "codebreakers.bench.asgi:game_app"
+        return [sys.executable, "-m", "codebreakers.bench.asgi", target, "--factory", *at]
+    return [sys.executable, "-m", "codebreakers.cli", "serve", *at, "--log-level", "warning"]
 
 
 def start_servers(
@@ -142,13 +133,17 @@ def start_servers(
     ports = [free_port() for _ in range(nodes)]
     servers = ServerSet(urls=[f"http://127.0.0.1:{p}" for p in ports])
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if db:
+        env["CODEBREAKERS_DB"] = db
+    if redis:
+        env["CODEBREAKERS_REDIS"] = redis
     for n, port in enumerate(ports):
         log = workdir / f"server-{n}.log"
         servers.logs.append(log)
         with log.open("wb") as out:
             servers.procs.append(
                 subprocess.Popen(
-                    _command(bare, server, port, db, redis),
+                    _command(bare, server, port),
                     stdin=subprocess.DEVNULL,
                     stdout=out,
                     stderr=subprocess.STDOUT,

@@ -1,12 +1,14 @@
 """Opening player sockets the way a browser tab does, and draining them cheaply.
 
-Browsers offer permessage-deflate and send an Origin header, so the load generator does too;
+Browsers offer permessage-deflate and send an Origin header, so the load generator does too
+(`CODEBREAKERS_BENCH_DEFLATE=0` stops offering deflate, to measure what compression costs);
 it never pings (browsers don't), it only answers the server's pings.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
@@ -17,6 +19,7 @@ from codebreakers.bench.stats import Stats
 
 CONNECT_TIMEOUT_S = 120.0
 CONNECT_CONCURRENCY = 200
+DEFLATE = os.environ.get("CODEBREAKERS_BENCH_DEFLATE", "1") != "0"
 
 
 class Shared:
@@ -50,6 +53,7 @@ async def open_socket(http_url: str, path: str, shared: Shared) -> ClientConnect
             open_timeout=CONNECT_TIMEOUT_S,
             close_timeout=2.0,
             max_size=2**22,
+            compression="deflate" if DEFLATE else None,
         )
 
 
