@@ -1,0 +1,69 @@
+"""`MastermindRules`: the GameRules contract (games/base.py), wired to the modules behind it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from codebreakers.games.base import JSON, Applied, Rejection, Viewer
+from codebreakers.games.mastermind import rejections as R
+from codebreakers.games.mastermind.options import check_options
+from codebreakers.games.mastermind.parse import parse_action
+from codebreakers.games.mastermind.play import guess, mark, new_game, set_code, show_possible
+from codebreakers.games.mastermind.state import OVER, TEAMS, GameState
+from codebreakers.games.mastermind.view import build_view, outcome_json
+
+
+class MastermindRules:
+    """Super Mastermind (and other sizes) as the server, the bots and the simulations see it."""
+
+    name = "mastermind"
+    # A seat's own counter preference is nobody else's business (records.export_record drops it).
+    private_actions = frozenset({"show_possible"})
+
+    def check_options(self, options: Mapping[str, Any]) -> JSON | Rejection:
+        return check_options(options)
+
+    def team_sizes(self, options: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+        return {name: (1, 1) for name in TEAMS}
+
+    def new_game(self, setup: Mapping[str, Any]) -> GameState | Rejection:
+        return new_game(setup)
+
+    def parse_action(self, raw: Any) -> JSON | Rejection:
+        return parse_action(raw)
+
+    def apply(
+        self, state: GameState, seat: str, action: Mapping[str, Any], now: float
+    ) -> Applied[GameState] | Rejection:
+        if state.phase == OVER:
+            return R.reject(R.GAME_OVER)
+        team = state.team_of(seat)
+        if team is None:
+            return R.reject(R.NOT_A_PLAYER)
+        kind = action["type"]
+        if kind == "show_possible":
+            return show_possible(state, seat, dict(action))
+        handler = {"set_code": set_code, "guess": guess, "mark": mark}[kind]
+        return handler(state, team, dict(action))
+
+    def view(self, state: GameState, viewer: Viewer) -> JSON:
+        return build_view(state, viewer)
+
+    def next_deadline(self, state: GameState) -> float | None:
+        """No timers: a Mastermind row takes as long as it takes."""
+        return None
+
+    def is_over(self, state: GameState) -> bool:
+        return state.phase == OVER
+
+    def outcome(self, state: GameState) -> JSON | None:
+        return outcome_json(state)
+
+    def can_chat(self, state: GameState, seat: str, channel: str) -> bool:
+        """All chat is open to everyone; a team of one has no team chat."""
+        return channel == "all"
+
+    def seat_team(self, state: GameState, seat: str) -> str | None:
+        team = state.team_of(seat)
+        return TEAMS[team] if team is not None else None
