@@ -44,7 +44,11 @@ class Player:
     def open(
         cls, browser: Browser, name: str, viewport: dict[str, int], lang: str = "en"
     ) -> Player:
-        context = browser.new_context(viewport=viewport, locale=lang)
+        # A two-letter language is a light-theme browser; "ko-dark" is Korean with a dark theme.
+        lang, _, scheme = lang.partition("-")
+        context = browser.new_context(
+            viewport=viewport, locale=lang, color_scheme="dark" if scheme == "dark" else "light"
+        )
         context.add_init_script(f"localStorage.setItem('cb.lang', '{lang}')")
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
@@ -57,8 +61,9 @@ class Player:
     def _frame(self, payload: str | bytes) -> None:
         self.frames.append(payload if isinstance(payload, str) else payload.decode())
 
-    def shot(self, folder: Path, label: str) -> None:
-        self.page.screenshot(path=str(folder / f"{label}-{self.name_slug}.png"), full_page=True)
+    def shot(self, folder: Path, label: str, full_page: bool = True) -> None:
+        path = folder / f"{label}-{self.name_slug}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
 
     @property
     def name_slug(self) -> str:

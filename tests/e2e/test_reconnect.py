@@ -20,8 +20,8 @@ from e2e.table_driver import (
 
 pytestmark = pytest.mark.browser
 
-PEOPLE = [("Ann", DESKTOP, "fr"), ("Boris", DESKTOP, "ru"), ("Chloé", PHONE, "en")]
-PEOPLE += [("민준", PHONE, "ko")]
+PEOPLE = [("Ann", DESKTOP, "fr"), ("Boris", DESKTOP, "ru-dark"), ("Chloé", PHONE, "en")]
+PEOPLE += [("민준", PHONE, "ko-dark")]
 
 
 def close(players: list[Player]) -> None:
@@ -39,6 +39,9 @@ def test_reload_returns_to_the_same_seat_and_state(browser: Browser, server_url:
         decider = next(p for p in white if p is not enc)
         code = enc.read_code()
         keywords = enc.keywords()
+        # It is the encryptor's move: the tab title says so (and a chime plays, unless muted).
+        assert enc.page.title().startswith("● ")
+        assert not decider.page.title().startswith("● ")
         # The encryptor types two clues, reloads: the draft (kept by the server) is back.
         enc.page.focus("#clue-0")
         enc.page.keyboard.type("comet")
@@ -47,6 +50,7 @@ def test_reload_returns_to_the_same_seat_and_state(browser: Browser, server_url:
         enc.page.wait_for_timeout(1500)  # the draft is sent 0.6 s after the last key
         for p in players:
             p.shot(folder, "1-writing")
+            p.shot(folder, "1-writing-screen", full_page=False)
         enc.page.reload()
         expect(enc.page.locator("#clue-0")).to_have_value("comet")
         expect(enc.page.locator("#clue-1")).to_have_value("harbor")
@@ -63,10 +67,13 @@ def test_reload_returns_to_the_same_seat_and_state(browser: Browser, server_url:
         expect(decider.page.locator("section.board-own button.lock")).to_be_visible()
         pick_with_keyboard(decider, "own", "white", code)
         expect(decider.page.locator("section.board-own .proposals li")).to_have_count(1)
+        decider.page.fill(".notes-row textarea >> nth=0", "fruit? <b>red</b>")
+        decider.page.locator(".notes-row textarea").nth(1).focus()  # leaving the field saves it
         decider_keywords = decider.keywords()
         chat_before = decider.page.locator(".chat-lines li").count()
         for p in players:
             p.shot(folder, "2-decoding")
+            p.shot(folder, "2-decoding-screen", full_page=False)
         decider.page.reload()
         expect(decider.page.locator(".table.as-white")).to_be_visible()
         assert decider.keywords() == decider_keywords
@@ -75,6 +82,7 @@ def test_reload_returns_to_the_same_seat_and_state(browser: Browser, server_url:
             expect(radio).to_be_checked()
         expect(decider.page.locator("section.board-own .proposals li")).to_have_count(1)
         assert decider.page.locator(".chat-lines li").count() == chat_before
+        expect(decider.page.locator(".notes-row textarea").first).to_have_value("fruit? <b>red</b>")
         decider.page.focus("section.board-own button.lock")
         decider.page.keyboard.press("Enter")
         expect(decider.page.locator("section.board-own")).to_have_count(0)

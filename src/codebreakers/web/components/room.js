@@ -18,7 +18,8 @@ export function Room({ state }) {
   }
   if (!room) return html`<p class="muted center-card" role="status">${t("room.connecting")}</p>`;
   const joined = !!you && room.players.some((p) => p.id === you);
-  if (!view || room.status === "waiting") return html`<${Lobby} room=${room} me=${joined ? you : null} />`;
+  if (room.status === "waiting") return html`<${Lobby} room=${room} me=${joined ? you : null} />`;
+  if (!view) return html`<p class="muted center-card" role="status">${t("room.connecting")}</p>`;
   const { Table } = gameUi(room.game);
   return html`${joined ? null : html`<${JoinForm} label=${t("room.join_watch")} />`}
     <${Table} state=${state} />`;
