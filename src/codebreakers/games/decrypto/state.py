@@ -184,7 +184,7 @@ class GameState:
     tiebreak: Tiebreak | None = None
     outcome: Outcome | None = None
     # The parts of its views that are the same for every viewer (view.py).
-    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def current(self) -> Round:

@@ -27,6 +27,8 @@ from codebreakers.games.decrypto.state import (
 )
 from codebreakers.games.decrypto.timers import deadlines, interception_opened
 
+_MISSING = object()
+
 
 def _code(code: tuple[int, ...] | None) -> list[int] | None:
     return list(code) if code is not None else None
@@ -218,11 +220,16 @@ def _outcome(state: GameState) -> JSON | None:
     return outcome_json(state.outcome) if state.outcome is not None else None
 
 
-def _shared(state: GameState, key: str, build: Callable[[], Any]) -> Any:
+def _shared(state: GameState, key: object, build: Callable[..., Any], *args: Any) -> Any:
     """A part of the view that is the same for every viewer of this state, built once."""
-    if key not in state.memo:
-        state.memo[key] = build()
-    return state.memo[key]
+    found = state.memo.get(key, _MISSING)
+    if found is _MISSING:
+        found = state.memo[key] = build(state, *args)
+    return found
+
+
+def _deadlines(state: GameState) -> list[JSON]:
+    return [deadline.to_json() for deadline in deadlines(state)]
 
 
 def build_view(
@@ -244,11 +251,11 @@ def build_view(
             "role": role(state, viewer.seat),
             "can_team_chat": can_team_chat,
         },
-        "teams": _shared(state, f"teams-{sight.all}-{sight.team}", lambda: _teams(state, sight)),
+        "teams": _shared(state, ("teams", sight.all, sight.team), _teams, sight),
         "rounds": _rounds(state, sight, check),
-        "deadlines": _shared(state, "deadlines", lambda: [d.to_json() for d in deadlines(state)]),
+        "deadlines": _shared(state, "deadlines", _deadlines),
         "notes": {str(i): text for i, text in enumerate(own_notes, start=1) if text},
-        "waiting_for": _shared(state, "waiting_for", lambda: waiting_for(state)),
+        "waiting_for": _shared(state, "waiting_for", waiting_for),
         "tiebreak": _tiebreak(state, sight),
-        "outcome": _shared(state, "outcome", lambda: _outcome(state)),
+        "outcome": _shared(state, "outcome", _outcome),
     }
