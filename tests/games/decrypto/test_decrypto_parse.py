@@ -8,6 +8,7 @@ import pytest
 
 from codebreakers.games.base import Rejection
 from codebreakers.games.decrypto import REJECTION_CODES, RULES
+from codebreakers.games.decrypto.clues import WARNING_CODES
 
 
 @pytest.mark.parametrize(
@@ -62,6 +63,6 @@ def test_rejection_codes_are_snake_case_and_documented() -> None:
     from pathlib import Path
 
     doc = (Path(__file__).parents[3] / "docs" / "views.md").read_text(encoding="utf-8")
-    for code in REJECTION_CODES:
+    for code in REJECTION_CODES | WARNING_CODES:
         assert code.replace("_", "").isalpha() and code == code.lower()
         assert f"`{code}`" in doc, f"{code} is not documented in docs/views.md"

@@ -11,10 +11,6 @@ from codebreakers.games.decrypto.ending import end_round
 from codebreakers.games.decrypto.state import BLACK, TEAMS, GameState, Round, evolve
 
 
-def code_json(code: tuple[int, ...] | None) -> list[int] | None:
-    return list(code) if code is not None else None
-
-
 def read_out(rnd: Round, classic: bool, now: float) -> Round:
     """Classic order: once all transmissions are written, read out the first one not revealed."""
     if not classic:
