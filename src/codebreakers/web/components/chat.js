@@ -53,8 +53,9 @@ function ChatPanel({ channel, lines, me, title, audience, mutedReason, canWrite 
 }
 
 /**
- * `team` is the viewer's team (null for spectators: all chat only, plus team lines they may read
- * as open spectators). `muted` is true while the viewer is the encryptor whose team decodes.
+ * `team` is the viewer's team, or null for spectators and for a team of one (the 3-player
+ * variant's solo player): all chat only. `muted` is true while the viewer is the encryptor whose
+ * team decodes.
  */
 export function Chats({ lines, me, team, muted, joined }) {
   const teamLines = lines.filter((l) => l.channel === "team");

@@ -2,6 +2,7 @@
  * The notes sheet (the physical game's deduction sheet): for each team, a grid with one column per
  * keyword number, every revealed clue placed in the column its code digit pointed at, by round.
  * Under the enemy's columns the player keeps private notes (sent as `note` actions, kept per seat).
+ * A team that doesn't transmit (the solo player of the 3-player variant) has no sheet.
  */
 import { html, useEffect, useRef, useState } from "../html.js";
 import { t } from "../i18n.js";
@@ -98,7 +99,7 @@ export function NotesSheet({ view, act }) {
   const order = mine === "black" ? ["black", "white"] : ["white", "black"];
   return html`<section class="card notes-sheet" aria-labelledby="notes-title">
     <h2 id="notes-title">${t("notes.title")}</h2>
-    ${order.map(
+    ${order.filter((team) => view.teams[team].transmits).map(
       (team) => html`<${Sheet}
         view=${view}
         team=${team}

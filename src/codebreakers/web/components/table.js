@@ -9,7 +9,7 @@ import { t } from "../i18n.js";
 import { act } from "../net.js";
 import { AnswerBoard } from "./board.js";
 import { Chats } from "./chat.js";
-import { TeamBadge, seatName } from "./common.js";
+import { ConnectionDot, TeamBadge, seatName } from "./common.js";
 import { Countdowns } from "./countdown.js";
 import { EncryptorPanel } from "./encryptor.js";
 import { EndPanel } from "./end.js";
@@ -25,6 +25,30 @@ const other = (team) => (team === "white" ? "black" : "white");
 export function myTask(view) {
   const seat = view?.you?.seat;
   return (seat && view.waiting_for.find((w) => w.seat === seat)?.task) || null;
+}
+
+/** Both teams in table order: names, connection dots and this round's 🔑/🎯. */
+function Roster({ view, room }) {
+  const current = view.rounds[view.rounds.length - 1];
+  const byId = Object.fromEntries(room.players.map((p) => [p.id, p]));
+  return html`<div class="roster">
+    ${["white", "black"].map((team) => {
+      const tr = current?.transmissions[team];
+      return html`<div class="roster-team">
+        <${TeamBadge} team=${team} />
+        <ul class="inline-list">
+          ${view.teams[team].seats.map((seat) => {
+            const p = byId[seat];
+            const mark = view.phase !== "round" ? "" : tr?.encryptor === seat ? "🔑" : tr?.decider === seat ? "🎯" : "";
+            return html`<li class="player-name">
+              ${p ? html`<${ConnectionDot} seat=${p} />` : null}<span>${p?.name || seat}</span>
+              ${mark ? html`<span title=${t(mark === "🔑" ? "role.encryptor" : "role.decider")}>${mark}</span>` : null}
+            </li>`;
+          })}
+        </ul>
+      </div>`;
+    })}
+  </div>`;
 }
 
 function Waiting({ view, room }) {
@@ -92,6 +116,8 @@ export function DecryptoTable({ state }) {
   const me = view.you?.seat || null;
   const team = view.you?.team || null;
   const current = view.rounds[view.rounds.length - 1];
+  // Keyed by game and round, so typed clues and picked digits never carry over to the next round.
+  const turn = `${state.gameId}-${view.round}`;
   const keywords = team ? view.teams[team].keywords : null;
   const inRound = view.phase === "round" && current;
   const myTr = team && current ? current.transmissions[team] : null;
@@ -110,6 +136,7 @@ export function DecryptoTable({ state }) {
       </div>
       <${RoundTracker} round=${view.round} max=${view.max_rounds} over=${view.phase === "over"} />
       <${TokenCounters} teams=${view.teams} />
+      <${Roster} view=${view} room=${room} />
       <${Countdowns} deadlines=${view.deadlines} />
       <${Waiting} view=${view} room=${room} />
     </header>
@@ -117,8 +144,8 @@ export function DecryptoTable({ state }) {
     <div class="table-grid">
       <div class="play stack">
         ${inRound && team
-          ? html`${myTr ? html`<${OwnTask} view=${view} room=${room} team=${team} tr=${myTr} me=${me} />` : null}
-              ${enemyTr ? html`<${EnemyTask} view=${view} room=${room} team=${team} tr=${enemyTr} ownTr=${myTr} me=${me} />` : null}`
+          ? html`${myTr ? html`<${OwnTask} key=${`own-${turn}`} view=${view} room=${room} team=${team} tr=${myTr} me=${me} />` : null}
+              ${enemyTr ? html`<${EnemyTask} key=${`enemy-${turn}`} view=${view} room=${room} team=${team} tr=${enemyTr} ownTr=${myTr} me=${me} />` : null}`
           : null}
         ${inRound && !team
           ? ["white", "black"].map((tm) => (current.transmissions[tm] ? html`<${Watch} room=${room} team=${tm} tr=${current.transmissions[tm]} />` : null))
@@ -127,7 +154,8 @@ export function DecryptoTable({ state }) {
         <${NotesSheet} view=${view} act=${act} />
       </div>
       <div class="side stack">
-        <${Chats} lines=${chat} me=${state.you} team=${team} muted=${muted} joined=${joined} />
+        <${Chats} lines=${chat} me=${state.you} team=${team && view.teams[team].seats.length > 1 ? team : null}
+          muted=${muted} joined=${joined} />
         <${RoundLog} room=${room} view=${view} />
       </div>
     </div>
