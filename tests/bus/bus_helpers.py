@@ -36,6 +36,7 @@ class FreezableProxy:
         self.frozen = False
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._handlers: set[asyncio.Task[None]] = set()
 
     async def start(self) -> int:
         self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
@@ -46,18 +47,24 @@ class FreezableProxy:
         self._server.close()
         for writer in list(self._writers):
             writer.close()
+        for task in self._handlers:
+            task.cancel()
+        await asyncio.gather(*self._handlers, return_exceptions=True)
         await self._server.wait_closed()
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._writers.add(writer)
+        task = asyncio.current_task()
+        assert task is not None
+        self._handlers.add(task)
         try:
             while self.frozen and not reader.at_eof():
                 await asyncio.sleep(0.01)
             up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)
             self._writers.add(up_writer)
             await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
-        except OSError:
-            pass
+        except (OSError, asyncio.CancelledError):
+            pass  # closed by either side, or by close(): nothing left to forward
         finally:
             writer.close()
 

@@ -163,6 +163,8 @@ async def test_a_silent_network_is_noticed_by_pings_and_recovered(
         await listener.publish(note("L", 1))  # can't reach Redis: heard by this node only
         await eventually(lambda: note("L", 1) in inbox.messages, timeout=10.0)
         assert listener.stats.errors >= 1
+        # Reconnecting into the silence times out and tries again, rather than hanging.
+        await eventually(lambda: listener.stats.reconnects >= 3, timeout=10.0)
 
         proxy.frozen = False
         await eventually(lambda: listener.healthy, timeout=10.0)
@@ -179,6 +181,29 @@ async def test_a_silent_network_is_noticed_by_pings_and_recovered(
             await asyncio.sleep(0.05)
             assert i < 200, "publishing never recovered"
         await eventually(lambda: note("L", i) in heard_by_speaker.messages)
+    finally:
+        await proxy.close()
+
+
+async def test_a_server_that_accepts_but_never_answers_does_not_hang_start(
+    make_bus: Callable[..., RedisBus], redis_url: str
+) -> None:
+    parsed = make_url(redis_url)
+    proxy = FreezableProxy(parsed.port or 6379)
+    port = await proxy.start()
+    try:
+        proxy.frozen = True  # connections are accepted, the handshake is never answered
+        bus = make_bus(f"redis://127.0.0.1:{port}/{parsed.database or 0}", connect_timeout=0.3,
+                       backoff=(0.05, 0.1))  # fmt: skip
+        inbox = Inbox()
+        async with asyncio.timeout(5.0):
+            await bus.start(inbox)
+        assert not bus.healthy
+        await eventually(lambda: bus.stats.reconnects >= 2)
+        proxy.frozen = False
+        await eventually(lambda: bus.healthy, timeout=10.0)
+        await bus.publish(note("R", 1))
+        await eventually(lambda: note("R", 1) in inbox.messages, timeout=10.0)
     finally:
         await proxy.close()
 

@@ -64,10 +64,13 @@ class RedisBus:
             socket_timeout=connect_timeout,
             retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
         )
+        # Its socket timeout bounds the connection handshake; reads while subscribed pass their
+        # own timeout, so a quiet channel is never mistaken for a dead one.
         self._subscriber = Redis.from_url(
             url,
             client_name=name,
             socket_connect_timeout=connect_timeout,
+            socket_timeout=connect_timeout,
             retry=Retry(NoBackoff(), 0),
         )
         self._healthy = False
