@@ -97,7 +97,7 @@ class BotDriver:
             if hub.runner is not runner or runner.version != version:
                 return True  # the game moved on while this bot thought: look again
             try:
-                await hub.act_as_bot(seat, move.action, f"bot-{version}", move.chat)
+                await hub.act_as_bot(seat, move, f"bot-{version}")
             except Refused as refused:
                 log.warning("room %s: bot %s move refused: %s", hub.code, seat, refused)
                 continue

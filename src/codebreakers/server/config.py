@@ -36,4 +36,5 @@ class Ports:
     bus: Bus
     rules: Mapping[str, GameRules[Any]]
     make_bot: BotFactory | None = None
+    bot_games: frozenset[str] = frozenset()  # the games make_bot has bots for
     clock: Callable[[], float] = field(default=time.time)

@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 
+from codebreakers.bots.base import BotMove
 from codebreakers.games.base import SYSTEM_SEAT, Rejection
 from codebreakers.server import chat, rooms
 from codebreakers.server.config import Ports, ServerConfig
@@ -288,13 +289,18 @@ class RoomHub:
             version = await self._submit(actor, raw, action_id)
             conn.push(encode(Ack(action_id, version)))
 
-    async def act_as_bot(self, seat: str, action: JSON, action_id: str, line: str | None) -> None:
+    async def act_as_bot(self, seat: str, move: BotMove, action_id: str) -> None:
         """A bot's move, exactly as a player's, then its chat line when it may say one."""
         async with self.lock:
-            await self._submit(seat, action, action_id)
+            await self._submit(seat, move.action, action_id)
             runner = self.runner
-            if line and runner and self.rules.can_chat(runner.state, seat, "team"):
-                await self._append_chat(seat, "team", line)
+            if (
+                move.chat
+                and runner is not None
+                and move.channel in ("team", "all")
+                and self.rules.can_chat(runner.state, seat, move.channel)
+            ):
+                await self._append_chat(seat, move.channel, chat.clean_text(move.chat))
 
     async def timeout(self) -> None:
         """The timer fired: apply `timeout` by the system seat once the deadline has passed."""

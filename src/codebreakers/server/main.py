@@ -15,6 +15,7 @@ import socket
 
 import uvicorn
 
+from codebreakers.bots.registry import GAMES as BOT_GAMES
 from codebreakers.bots.registry import make_bot
 from codebreakers.bus import open_bus
 from codebreakers.games.registry import RULES_BY_NAME
@@ -51,6 +52,7 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         bus=open_bus(args.redis),
         rules=RULES_BY_NAME,
         make_bot=make_bot,
+        bot_games=frozenset(BOT_GAMES),
     )
     app = create_app(ports, ServerConfig(public_url=args.public_url))
     config = uvicorn.Config(

@@ -159,8 +159,8 @@ async def _start(node: Node, hub: RoomHub, conn: Connection, msg: Start | Rematc
 
 
 def _add_bot(node: Node, msg: AddBot, data: JSON, actor: str) -> JSON:
-    if node.ports.make_bot is None:
-        raise Refused("bots_unavailable", "this server has no bots")
+    if node.ports.make_bot is None or data["game"] not in node.ports.bot_games:
+        raise Refused("bots_unavailable", f"this server has no bots for {data['game']}")
     if msg.level not in BOT_LEVELS:
         raise Refused("bad_level", f"levels are {', '.join(BOT_LEVELS)}")
     return rooms.add_bot(data, actor, msg.team, msg.index, msg.level, msg.id)[0]

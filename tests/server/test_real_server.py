@@ -1,0 +1,107 @@
+"""Against a real `codebreakers serve` process: a whole game, and a SIGKILL in the middle of it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from real_server import RealServer
+from server_harness import OPEN, Client, Table, new_room
+
+
+@pytest.fixture
+def real(tmp_path: Path) -> Iterator[RealServer]:
+    server = RealServer(tmp_path / "serve.db", tmp_path / "serve.log")
+    server.start()
+    yield server
+    for client in list(OPEN):
+        client.close()
+    server.stop()
+
+
+@pytest.mark.slow
+def test_sigkill_mid_round_loses_no_acknowledged_action(real: RealServer) -> None:
+    code = new_room(real, clue_limit_s=10)  # type: ignore[arg-type]
+    clients = [Client(real, code) for _ in range(4)]  # type: ignore[arg-type]
+    for client, name in zip(clients, "ABCD", strict=True):
+        client.join(name)
+    clients[0].ok({"type": "start"})
+    started = time.monotonic()
+    table = Table(clients)
+    table.sync(0)
+    clients[1].ok({"type": "chat", "channel": "all", "text": "before the crash"})
+    ack = table.step()  # one encryptor transmits; the other one dawdles
+    assert ack["version"] == 1
+    tokens = [(c.token, c.version) for c in clients]
+    game_id = clients[0].room["game_id"]
+
+    # A burst of private notes, and the kill as soon as three of them are acknowledged.
+    notes = [
+        {
+            "type": "act",
+            "id": f"note-{i}",
+            "action": {"type": "note", "number": i % 4 + 1, "text": f"n{i}"},
+        }
+        for i in range(12)
+    ]
+    for frame in notes:
+        clients[2].send(frame)
+    acked: dict[str, int] = {}
+    while len(acked) < 3:
+        got = clients[2].recv()
+        if got["type"] == "ack":
+            acked[got["id"]] = got["version"]
+    real.kill()
+    for client in clients:
+        OPEN.remove(client)
+    real.start()
+
+    back = [
+        Client(real, code, token=token, game_id=game_id, game_version=0, chat_seq=0)  # type: ignore[arg-type]
+        for token, _ in tokens
+    ]
+    assert [c.you for c in back] == [c.you for c in clients]
+    stored = back[0].version
+    assert stored >= 1 + len(acked) and all(c.version == stored for c in back)
+    # Sent again after the restart, every note is acknowledged; none is applied twice.
+    for frame in notes:
+        back[2].send(frame)
+    again: dict[str, int] = {}
+    while len(again) < len(notes):
+        got = back[2].recv()
+        if got["type"] == "ack":
+            again[got["id"]] = got["version"]
+    assert all(again[i] == v for i, v in acked.items())
+    assert sorted(again.values()) == list(range(2, 2 + len(notes)))
+    assert back[2].view["notes"] == {"1": "n8", "2": "n9", "3": "n10", "4": "n11"}  # type: ignore[index]
+    table = Table(back)
+    table.sync(1 + len(notes))
+    assert [line["text"] for line in back[0].chat] == ["before the crash"]
+    view = back[0].view
+    assert view is not None and len(view["deadlines"]) == 1  # the late encryptor's clue limit
+
+    # The clue limit set before the crash fires after the restart: blank clues for the dawdler.
+    table.clue_count = 100  # fresh clues: none may repeat one given before the crash
+    timed_out = 2 + len(notes)
+    while back[0].version < timed_out:
+        back[0].recv()
+        assert time.monotonic() - started < 90
+    table.sync(timed_out)
+    assert time.monotonic() - started >= 10 - 0.5
+    view = back[0].view
+    statuses = {t: x["status"] for t, x in view["rounds"][-1]["transmissions"].items()}
+    assert statuses == {"white": "decoding", "black": "decoding"}
+
+    # Both codes are known to their encryptors only; finish the game by the book from here.
+    for client in back:
+        you = client.view["you"]  # type: ignore[index]
+        mine = client.view["rounds"][-1]["transmissions"][you["team"]]  # type: ignore[index]
+        if mine["code"] is not None:
+            table.codes[(1, you["team"])] = mine["code"]
+    table.play_out()
+    assert back[0].view["outcome"]["winner"] == "black"  # type: ignore[index]
+    record = real.get(f"/api/games/{game_id}/record").json()
+    assert record["complete"]  # everything but the notes, which stay private to their author
+    assert len(record["actions"]) == back[0].version - len(notes)

@@ -1,0 +1,121 @@
+"""Timers fire `timeout` once the engine's deadline has passed; bots play through the server."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from server_harness import Client, Table, new_room
+from starlette.testclient import TestClient
+
+from codebreakers.bots.base import BotMove
+
+
+class Clock:
+    """A clock tests move forward by hand."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def poke_timers(http: TestClient, code: str) -> None:
+    """Re-arm the room's timer (as after any change) so a moved clock takes effect."""
+    node = http.app.state.node  # type: ignore[attr-defined]
+
+    async def rearm() -> None:
+        hub = node.hubs[code]
+        hub.on_game_change(hub)
+
+    http.portal.call(rearm)  # type: ignore[union-attr]
+
+
+def test_a_clue_limit_submits_what_was_typed(server_with) -> None:
+    clock = Clock()
+    server = server_with(ports={"clock": clock})
+    code = new_room(server, clue_limit_s=60)
+    clients = [Client(server, code) for _ in range(4)]
+    for client, name in zip(clients, "ABCD", strict=True):
+        client.join(name)
+    clients[0].ok({"type": "start"})
+    table = Table(clients)
+    table.sync(0)
+    view = table.any_view()
+    assert [d["kind"] for d in view["deadlines"]] == ["clue", "clue"]
+    encryptor = table.by_seat[view["waiting_for"][0]["seat"]]
+    encryptor.ok({"type": "act", "action": {"type": "draft", "clues": ["zqa", "zqb", ""]}})
+    table.sync(1)
+
+    poke_timers(server, code)  # not due yet: nothing happens
+    clock.now += 61
+    poke_timers(server, code)
+    table.sync(2)
+    view = table.any_view()
+    statuses = {t: x["status"] for t, x in view["rounds"][-1]["transmissions"].items()}
+    assert statuses == {"white": "decoding", "black": "decoding"}
+    team = encryptor.view["you"]["team"]  # type: ignore[index]
+    assert view["rounds"][-1]["transmissions"][team]["clues"] == ["zqa", "zqb", ""]
+
+
+class ScriptedBot:
+    """A test double for `codebreakers.bots`: does whatever its seat is waited for, plainly."""
+
+    def __init__(self, seat: str) -> None:
+        self.seat = seat
+
+    def decide(self, view: dict[str, Any]) -> BotMove | None:
+        task = next((t["task"] for t in view["waiting_for"] if t["seat"] == self.seat), None)
+        team = view["you"]["team"]
+        if task == "transmit":
+            n = view["round"]
+            clues = [f"{self.seat}r{n}c{i}" for i in range(3)]
+            return BotMove({"type": "transmit", "clues": clues}, chat="done", channel="all")
+        if task in ("lock_own", "lock_enemy"):
+            target = "own" if task == "lock_own" else "enemy"
+            return BotMove({"type": "lock", "target": target, "code": [1, 2, 3]})
+        if task == "guess_keywords":
+            return BotMove({"type": "guess_keywords", "words": ["a", "b", "c", team]})
+        if task == "review":
+            return BotMove({"type": "review_done"})
+        return None
+
+
+def make_scripted(game: str, *, level: str, lang: str, seed: int, seat: str) -> ScriptedBot:
+    assert game == "decrypto" and level in ("easy", "normal", "hard") and lang == "en"
+    return ScriptedBot(seat)
+
+
+def test_four_bots_play_a_whole_game_for_a_watching_host(server_with) -> None:
+    server: TestClient = server_with(
+        ports={"make_bot": make_scripted, "bot_games": frozenset({"decrypto"})}
+    )
+    code = new_room(server)
+    host = Client(server, code)
+    host.join("Host")
+    host.ok({"type": "leave_seat"})
+    for team in ("white", "black"):
+        for index in (0, 1):
+            host.ok({"type": "add_bot", "team": team, "index": index, "level": "easy"})
+    kinds = {p["kind"] for p in host.room["players"] if p["team"]}
+    assert kinds == {"bot"}
+    assert host.request({"type": "add_bot", "team": "white", "index": 0, "level": "easy"})[
+        "code"
+    ] == ("seat_taken")
+    host.ok({"type": "start"})
+    deadline = time.monotonic() + 30
+    while host.view is None or host.view["phase"] != "over":
+        host.recv()
+        assert time.monotonic() < deadline
+    assert host.view["outcome"] is not None
+    assert any(line["text"] == "done" for line in host.chat)
+    while host.room["status"] != "over":
+        host.recv()
+
+
+def test_bots_are_refused_where_the_server_has_none(server: TestClient) -> None:
+    host = Client(server, new_room(server))
+    host.join("Host")
+    answer = host.request({"type": "add_bot", "team": "black", "index": 1, "level": "easy"})
+    assert answer["code"] == "bots_unavailable"
