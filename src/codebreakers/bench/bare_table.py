@@ -10,9 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from websockets.asyncio.client import ClientConnection
-
-from codebreakers.bench.sockets import Shared, drain, open_socket
+from codebreakers.bench.sockets import PlayerSocket, Shared, open_socket
 
 PREFIX = '{"type":"view","id":'
 
@@ -23,8 +21,7 @@ class BareTable:
         self.number = number
         self.seats = seats
         self.stats = shared.stats
-        self.sockets: list[ClientConnection] = []
-        self.readers: list[asyncio.Task[None]] = []
+        self.sockets: list[PlayerSocket] = []
         self._sent = 0
         self._waiting_id = -1
         self._remaining = 0
@@ -38,9 +35,8 @@ class BareTable:
     async def open(self, player_index: int) -> None:
         path = f"/bare/g{self.number}"
         for seat in range(self.seats):
-            ws = await open_socket(self.shared.url_for(player_index + seat), path, self.shared)
-            self.sockets.append(ws)
-            self.readers.append(asyncio.create_task(drain(ws, self._on_frame, self.stats)))
+            url = self.shared.url_for(player_index + seat)
+            self.sockets.append(await open_socket(url, path, self.shared, self._on_frame))
 
     def _on_frame(self, frame: str) -> None:
         self.stats.push(frame)
@@ -61,7 +57,7 @@ class BareTable:
         self._done = asyncio.get_running_loop().create_future()
         measuring = self.stats.measuring
         self._t0 = time.perf_counter()
-        await sender.send(str(self._waiting_id))
+        sender.send(str(self._waiting_id))
         if measuring:
             self.stats.actions += 1
         try:
@@ -73,5 +69,6 @@ class BareTable:
         if measuring:
             self.stats.action_done("broadcast", time.perf_counter() - self._t0)
 
-    async def close(self) -> None:
-        await asyncio.gather(*(ws.close() for ws in self.sockets), return_exceptions=True)
+    def close(self) -> None:
+        for ws in self.sockets:
+            ws.close()

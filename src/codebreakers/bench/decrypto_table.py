@@ -24,10 +24,9 @@ from typing import Any
 
 import httpx
 import msgspec
-from websockets.asyncio.client import ClientConnection
 
 from codebreakers.bench import frames
-from codebreakers.bench.sockets import Shared, drain, open_socket
+from codebreakers.bench.sockets import PlayerSocket, Shared, open_socket
 
 CHAT_EVERY = 8
 SETUP_TIMEOUT_S = 120.0
@@ -72,8 +71,7 @@ class DecryptoTable:
         self.seats = seats
         self.rng = random.Random(number)
         self.room = ""
-        self.sockets: list[ClientConnection] = []
-        self.readers: list[asyncio.Task[None]] = []
+        self.sockets: list[PlayerSocket] = []
         self.player_ids: list[str] = []
         self.index_of: dict[str, int] = {}
         self.game: list[str | None] = [None] * seats  # per member: game id of its latest view
@@ -104,16 +102,13 @@ class DecryptoTable:
         await self._request(0, {"type": "start"}, "start", SETUP_TIMEOUT_S, record=False)
 
     async def _join(self, seat: int, url: str) -> None:
-        ws = await open_socket(url, "/ws", self.shared)
+        ws = await open_socket(url, "/ws", self.shared, lambda f: self._on_frame(seat, f))
         self.sockets.append(ws)
-        self.readers.append(
-            asyncio.create_task(drain(ws, lambda f, s=seat: self._on_frame(s, f), self.stats))
-        )
         msg_id = self._next_id(seat)
         joined = asyncio.get_running_loop().create_future()
         self._setup_waiters[msg_id] = joined
-        await ws.send(_encode({"type": "hello", "room": self.room}).decode())
-        await ws.send(_encode({"type": "join", "id": msg_id, "name": f"Bench {seat + 1}"}).decode())
+        ws.send(_encode({"type": "hello", "room": self.room}).decode())
+        ws.send(_encode({"type": "join", "id": msg_id, "name": f"Bench {seat + 1}"}).decode())
         you = _decode(await asyncio.wait_for(joined, SETUP_TIMEOUT_S))["you"]
         self.player_ids.append(you)
         self.index_of[you] = seat
@@ -263,7 +258,7 @@ class DecryptoTable:
         measuring = record and self.stats.measuring
         text = _encode({**message, "id": msg_id}).decode()
         want.t0 = time.perf_counter()
-        await self.sockets[seat].send(text)
+        self.sockets[seat].send(text)
         if measuring:
             self.stats.actions += 1
         try:
@@ -279,5 +274,6 @@ class DecryptoTable:
         if ok and measuring:
             self.stats.action_done(kind, time.perf_counter() - want.t0)
 
-    async def close(self) -> None:
-        await asyncio.gather(*(ws.close() for ws in self.sockets), return_exceptions=True)
+    def close(self) -> None:
+        for ws in self.sockets:
+            ws.close()
