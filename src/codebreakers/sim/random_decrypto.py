@@ -62,44 +62,44 @@ class RandomTable:
             return list(right)
         return list(ALL_CODES[self.rng.randrange(24)])
 
-    def _round_tasks(self, state: GameState) -> tuple[list[Task], list[Task]]:
+    def _round_tasks(self, state: GameState, side: bool) -> list[Task]:
+        """The moves the round needs now (`side`: the optional ones: drafts and proposals)."""
         table = state.table
         rnd = state.current
-        required: list[Task] = []
-        side: list[Task] = []
+        tasks: list[Task] = []
         for t in rnd.transmissions:
             if t is None:
                 continue
             if t.clues is None:
-                required.append((t.encryptor, "transmit", t))
-                side.append((t.encryptor, "draft", t))
+                tasks.append((t.encryptor, "draft" if side else "transmit", t))
                 continue
             if t.read_at is not None and not t.decode.locked:
-                required.append((t.decider, "lock_own", t))
-                mates = tuple(s for s in table.seats[t.team] if s != t.encryptor)
-                side.append((mates, "propose_own", t))
+                if side:
+                    mates = tuple(s for s in table.seats[t.team] if s != t.encryptor)
+                    tasks.append((mates, "propose_own", t))
+                else:
+                    tasks.append((t.decider, "lock_own", t))
             opened = interception_opened(rnd, t, table.options.classic)
             if opened is not None and t.interception is not None and not t.interception.locked:
                 enemy = 1 - t.team
-                required.append((table.decider(enemy, rnd.number), "lock_enemy", t))
-                side.append((table.seats[enemy], "propose_enemy", t))
-        return required, side
+                if side:
+                    tasks.append((table.seats[enemy], "propose_enemy", t))
+                else:
+                    tasks.append((table.decider(enemy, rnd.number), "lock_enemy", t))
+        return tasks
 
-    def _tiebreak_tasks(self, state: GameState) -> tuple[list[Task], list[Task]]:
+    def _tiebreak_tasks(self, state: GameState, side: bool) -> list[Task]:
         tb = state.tiebreak
         assert tb is not None
         table = state.table
-        required: list[Task] = []
-        side: list[Task] = []
+        tasks: list[Task] = []
         for team in (0, 1):
-            if state.phase == TIEBREAK_GUESS and tb.guesses[team] is None:
+            if state.phase == TIEBREAK_GUESS and tb.guesses[team] is None and not side:
                 decider = table.decider(team, state.current.number)
-                required.append((decider, "guess_keywords", team))
+                tasks.append((decider, "guess_keywords", team))
             elif state.phase == TIEBREAK_REVIEW and not tb.reviewed[team]:
-                seat = self.rng.choice(table.seats[team])
-                required.append((seat, "review_done", team))
-                side.append((seat, "accept_guess", team))
-        return required, side
+                tasks.append((table.seats[team], "accept_guess" if side else "review_done", team))
+        return tasks
 
     def build(self, state: GameState, kind: str, about: Any) -> JSON:
         """The action for a task picked by `step` (built only once picked: clues cost time)."""
@@ -127,20 +127,22 @@ class RandomTable:
         deadline = RULES.next_deadline(state)
         if deadline is not None and self.rng.random() < 0.2:
             return (SYSTEM_SEAT, {"type": "timeout"}), max(now, deadline)
-        if state.phase == ROUND:
-            required, side = self._round_tasks(state)
-        else:
-            required, side = self._tiebreak_tasks(state)
-        if not required and deadline is not None:
-            return (SYSTEM_SEAT, {"type": "timeout"}), max(now, deadline)
-        if self.rng.random() < SIDE_MOVE or not required:
-            side.append((state.table.all_seats, "note", None))
-            seats, kind, about = self.rng.choice(side)
-            seat = seats if isinstance(seats, str) else self.rng.choice(seats)
-        else:
-            task = self.rng.choice(required)
-            seat, kind, about = str(task[0]), task[1], task[2]
+        side = self.rng.random() < SIDE_MOVE
+        tasks = self._tasks(state, side)
+        if not side and not tasks:
+            if deadline is not None:
+                return (SYSTEM_SEAT, {"type": "timeout"}), max(now, deadline)
+            side, tasks = True, self._tasks(state, True)
+        if side:
+            tasks.append((state.table.all_seats, "note", None))
+        seats, kind, about = self.rng.choice(tasks)
+        seat = seats if isinstance(seats, str) else self.rng.choice(seats)
         return (seat, self.build(state, kind, about)), now + TICK_S
+
+    def _tasks(self, state: GameState, side: bool) -> list[Task]:
+        if state.phase == ROUND:
+            return self._round_tasks(state, side)
+        return self._tiebreak_tasks(state, side)
 
 
 @dataclass

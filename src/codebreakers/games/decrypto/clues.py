@@ -23,6 +23,7 @@ from codebreakers.games.decrypto.words.folding import fold
 TranslationCheck = Callable[[str, Sequence[str]], bool]
 
 _TOKEN = re.compile(r"[^\W_]+")
+_ASCII_TOKEN = re.compile(r"[a-z0-9]+")
 # Noun inflections only: "fishing" is not "fish" as a word (that is the keyword_inside warning).
 _LATIN_ENDINGS = (("ies", "y"), ("aux", "al"), ("s", ""), ("x", ""))
 _ES_AFTER = ("s", "x", "z", "ch", "sh")
@@ -134,6 +135,8 @@ def same_word(clue_word: str, keyword_word: str) -> bool:
 @lru_cache(maxsize=65536)
 def words(text: str) -> tuple[str, ...]:
     """The folded words of a text, in order (punctuation and spaces separate words)."""
+    if text.isascii():  # most clues: lower case is the whole folding
+        return tuple(_ASCII_TOKEN.findall(text.lower()))
     return tuple(fold_text(token) for token in _TOKEN.findall(unicodedata.normalize("NFC", text)))
 
 
@@ -153,11 +156,13 @@ def _keyword_words(keyword: str) -> tuple[tuple[str, ...], frozenset[str]]:
 
 
 @lru_cache(maxsize=1024)
-def _team_starts(keywords: tuple[str, ...]) -> frozenset[str] | None:
-    """Every start of every keyword of a team (None with a Korean keyword: particles differ)."""
+def _team_starts(keywords: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]] | None:
+    """Every start of every keyword of a team, and the folded keywords (None with a Korean
+    keyword, whose particles are not endings)."""
     if any(_is_hangul(keyword) for keyword in keywords):
         return None
-    return frozenset().union(*(_keyword_words(keyword)[1] for keyword in keywords))
+    starts = frozenset().union(*(_keyword_words(keyword)[1] for keyword in keywords))
+    return starts, frozenset(fold_text(keyword) for keyword in keywords)
 
 
 def contains_keyword(clue: str, keyword: str) -> bool:
@@ -180,11 +185,15 @@ def contains_keyword(clue: str, keyword: str) -> bool:
 
 def contains_own_keyword(clue: str, keywords: tuple[str, ...]) -> bool:
     """`contains_keyword` for any of a team's keywords, with one quick test for most clues."""
-    starts = _team_starts(keywords)
-    if starts is not None and all(word[:_MIN_STEM] not in starts for word in words(clue)):
-        folded = fold_text(clue)
-        if all(folded != fold_text(keyword) for keyword in keywords):
-            return False
+    quick = _team_starts(keywords)
+    if quick is not None:
+        starts, folded = quick
+        for word in words(clue):
+            if word[:_MIN_STEM] in starts:
+                break
+        else:
+            if fold_text(clue) not in folded:
+                return False
     return any(contains_keyword(clue, keyword) for keyword in keywords)
 
 
