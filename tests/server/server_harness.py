@@ -102,8 +102,8 @@ class Client:
 OPEN: list[Client] = []
 
 
-def new_room(http: TestClient, **options: Any) -> str:
-    answer = http.post("/api/rooms", json={"game": "decrypto", "options": options})
+def new_room(http: TestClient, game: str = "decrypto", **options: Any) -> str:
+    answer = http.post("/api/rooms", json={"game": game, "options": options})
     assert answer.status_code == 201, answer.text
     return answer.json()["code"]
 

@@ -80,11 +80,15 @@ class GameRunner:
         Raises Refused with the engine's code when the action is illegal, or `busy` when other
         nodes keep winning the race for the next version.
         """
-        for _ in range(RETRIES):
+        for attempt in range(RETRIES):
             if client_id is not None and (seat, client_id) in self.applied_ids:
                 return False
             applied = self.rules.apply(self.state, seat, action, now)
             if isinstance(applied, Rejection):
+                # Another node may have moved the game on (its notice not here yet): judge the
+                # action against the stored game before refusing it.
+                if attempt == 0 and await self.catch_up(store):
+                    continue
                 raise Refused(applied.code, applied.detail)
             row = ActionRow(self.version + 1, seat, client_id, dict(action), now)
             result = await store.append_action(self.game_id, row)
