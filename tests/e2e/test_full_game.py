@@ -128,7 +128,8 @@ def game(browser: Browser, server_url: str) -> Iterator[Played]:
                 f"round {rounds} to end",
             )
             for p in everyone:
-                p.shot(folder, f"r{rounds}-4-revealed")
+                if rounds == 1:
+                    p.shot(folder, f"r{rounds}-4-revealed")
                 if p.page.locator(".outcome").count() == 0:
                     snap[p.name].append(p.page.content())
         for p in everyone:

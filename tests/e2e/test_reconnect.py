@@ -49,8 +49,7 @@ def test_reload_returns_to_the_same_seat_and_state(browser: Browser, server_url:
         enc.page.keyboard.type("harbor")
         enc.page.wait_for_timeout(1500)  # the draft is sent 0.6 s after the last key
         for p in players:
-            p.shot(folder, "1-writing")
-            p.shot(folder, "1-writing-screen", full_page=False)
+            p.shot(folder, "1-writing", full_page=False)
         enc.page.reload()
         expect(enc.page.locator("#clue-0")).to_have_value("comet")
         expect(enc.page.locator("#clue-1")).to_have_value("harbor")
@@ -72,8 +71,7 @@ def test_reload_returns_to_the_same_seat_and_state(browser: Browser, server_url:
         decider_keywords = decider.keywords()
         chat_before = decider.page.locator(".chat-lines li").count()
         for p in players:
-            p.shot(folder, "2-decoding")
-            p.shot(folder, "2-decoding-screen", full_page=False)
+            p.shot(folder, "2-decoding", full_page=False)
         decider.page.reload()
         expect(decider.page.locator(".table.as-white")).to_be_visible()
         assert decider.keywords() == decider_keywords

@@ -10,6 +10,8 @@ import { getState, toast, update } from "./store.js";
 
 const MIN_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
+// Math.random, not crypto.randomUUID: the latter needs a secure context, which a LAN address
+// served over plain http is not.
 const TAB = Math.random().toString(36).slice(2, 10);
 
 let ws = null;

@@ -7,7 +7,7 @@
 import { html } from "../html.js";
 import { t } from "../i18n.js";
 
-export function pickDigit(code, slot, digit) {
+function pickDigit(code, slot, digit) {
   const next = [...code];
   next[slot] = digit;
   return next;

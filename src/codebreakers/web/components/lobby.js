@@ -81,24 +81,22 @@ export function Lobby({ room, me }) {
   const ui = gameUi(room.game);
   const isHost = player && room.host === me;
   return html`<div class="lobby">
+    <h1 class="lobby-title">${t("lobby.title", { game: t(`game.${room.game}`) })}</h1>
     <div class="lobby-main stack">
-      <h1>${t("lobby.title", { game: t(`game.${room.game}`) })}</h1>
       ${player ? null : html`<${JoinForm} label=${t("lobby.join")} />`}
-      <${Seats} room=${room} me=${me} editable=${true} />
+      <${Seats} room=${room} me=${me} />
       ${player?.team
         ? html`<p><button class="ghost watch-instead" onClick=${() => send("leave_seat")}>👁 ${t("lobby.watch")}</button></p>`
         : null}
-      <${Spectators} room=${room} me=${me} editable=${true} />
+      <${Spectators} room=${room} me=${me} />
     </div>
-    <aside class="lobby-side stack">
-      <${Share} room=${room} />
-      ${isHost
-        ? html`<${HostPanel} room=${room} />`
-        : html`<section class="card" aria-labelledby="opts-title">
-            <h2 id="opts-title">${t("lobby.options")}</h2>
-            <${ui.Summary} options=${room.options} />
-            <p class="muted small">${t("lobby.waiting_host")}</p>
-          </section>`}
-    </aside>
+    <${Share} room=${room} />
+    ${isHost
+      ? html`<${HostPanel} room=${room} />`
+      : html`<section class="card lobby-options" aria-labelledby="opts-title">
+          <h2 id="opts-title">${t("lobby.options")}</h2>
+          <${ui.Summary} options=${room.options} />
+          <p class="muted small">${t("lobby.waiting_host")}</p>
+        </section>`}
   </div>`;
 }

@@ -9,7 +9,7 @@ import { Code, TeamBadge, seatName } from "./common.js";
 const other = (team) => (team === "white" ? "black" : "white");
 
 /** The tokens a revealed transmission gave, as [{team, kind}] (3-player rule included). */
-export function tokensGained(team, result, threePlayer) {
+function tokensGained(team, result, threePlayer) {
   const out = [];
   if (!result) return out;
   if (!result.decoded) {

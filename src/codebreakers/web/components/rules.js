@@ -16,7 +16,7 @@ async function loadRules(lang) {
 }
 
 /** The id of the rules section for the viewer's current situation (Decrypto; else the overview). */
-export function currentSection(state) {
+function currentSection(state) {
   const { view, room } = state;
   if (!room || room.game !== "decrypto") return "overview";
   if (!view || room.status === "waiting") return "teams";

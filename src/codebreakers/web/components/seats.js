@@ -69,9 +69,12 @@ function EmptySlot({ team, index, isHost, joined }) {
   </span>`;
 }
 
-export function Seats({ room, me, editable }) {
+/** Empty slots after the first one, shown as one line. */
+const moreFree = (slots) => Math.max(0, slots.filter((x) => !x).length - 1);
+
+export function Seats({ room, me }) {
   const byId = Object.fromEntries(room.players.map((p) => [p.id, p]));
-  const isHost = editable && room.host === me;
+  const isHost = room.host === me;
   const joined = !!me && !!byId[me];
   return html`<div class="teams">
     ${Object.keys(room.teams).map(
@@ -87,24 +90,27 @@ export function Seats({ room, me, editable }) {
         <ol class="slots-list">
           ${room.teams[team].map((pid, index) => {
             const p = pid && byId[pid];
-            return html`<li>
-              ${p
-                ? html`<${PlayerName} player=${p} room=${room} me=${me} />
-                    ${isHost ? html`<${HostControls} player=${p} room=${room} team=${team} index=${index} />` : null}`
-                : editable && index === room.teams[team].indexOf(null)
-                  ? html`<${EmptySlot} team=${team} index=${index} isHost=${isHost} joined=${joined} />`
-                  : html`<span class="muted">${t("seat.empty")}</span>`}
-            </li>`;
+            if (p) {
+              return html`<li>
+                <${PlayerName} player=${p} room=${room} me=${me} />
+                ${isHost ? html`<${HostControls} player=${p} room=${room} team=${team} index=${index} />` : null}
+              </li>`;
+            }
+            if (index !== room.teams[team].indexOf(null)) return null;
+            return html`<li><${EmptySlot} team=${team} index=${index} isHost=${isHost} joined=${joined} /></li>`;
           })}
+          ${moreFree(room.teams[team]) > 0
+            ? html`<li class="more-free muted small">${t("lobby.more_free", { n: moreFree(room.teams[team]) })}</li>`
+            : null}
         </ol>
       </section>`,
     )}
   </div>`;
 }
 
-export function Spectators({ room, me, editable }) {
+export function Spectators({ room, me }) {
   const watchers = room.players.filter((p) => !p.team);
-  const isHost = editable && room.host === me;
+  const isHost = room.host === me;
   return html`<section class="card spectators" aria-labelledby="spect-title">
     <h2 id="spect-title">👁 ${t("lobby.spectators")}</h2>
     ${watchers.length
