@@ -52,9 +52,10 @@ def check_view(state: GameState, viewer: Viewer, seed: int) -> None:
     view = json.loads(data)
     everything = viewer.open_spectator or state.phase == "over"
     team = view["you"]["team"]
+    text = data
     if view["tiebreak"] is not None:
         view["tiebreak"]["guesses"] = None  # guesses are free text: they may name keywords
-    text = json.dumps(view)
+        text = json.dumps(view)
     for index, name in enumerate(("white", "black")):
         if not everything and team != name:
             assert not any(word in text for word in state.table.keywords[index])
@@ -72,7 +73,7 @@ def check_view(state: GameState, viewer: Viewer, seed: int) -> None:
             assert t["interception"]["proposals"] is None or team not in (None, name)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(games())
 def test_random_legal_play_keeps_the_rules_promises(
     game: tuple[dict[str, Any], float, int],
