@@ -34,6 +34,7 @@ def test_sigkill_mid_round_loses_no_acknowledged_action(real: RealServer) -> Non
     clients[1].ok({"type": "chat", "channel": "all", "text": "before the crash"})
     ack = table.step()  # one encryptor transmits; the other one dawdles
     assert ack["version"] == 1
+    assert [d["kind"] for d in clients[0].view["deadlines"]] == ["clue"]  # type: ignore[index]
     tokens = [(c.token, c.version) for c in clients]
     game_id = clients[0].room["game_id"]
 
@@ -74,25 +75,29 @@ def test_sigkill_mid_round_loses_no_acknowledged_action(real: RealServer) -> Non
         if got["type"] == "ack":
             again[got["id"]] = got["version"]
     assert all(again[i] == v for i, v in acked.items())
-    assert sorted(again.values()) == list(range(2, 2 + len(notes)))
+    assert len(set(again.values())) == len(notes)  # each stored once, at its own version
     assert back[2].view["notes"] == {"1": "n8", "2": "n9", "3": "n10", "4": "n11"}  # type: ignore[index]
     table = Table(back)
-    table.sync(1 + len(notes))
+    table.sync(max(again.values()))
     assert [line["text"] for line in back[0].chat] == ["before the crash"]
-    view = back[0].view
-    assert view is not None and len(view["deadlines"]) == 1  # the late encryptor's clue limit
+    # The late encryptor's clue limit (10 s from the start) fires after the restart, or at the
+    # restart itself when the machine took that long to come back: either way it is re-armed
+    # from the stored game, not from anything the dead process held.
 
-    # The clue limit set before the crash fires after the restart: blank clues for the dawdler.
+    # The dawdler's blank clues are submitted for it.
     table.clue_count = 100  # fresh clues: none may repeat one given before the crash
-    timed_out = 2 + len(notes)
-    while back[0].version < timed_out:
+
+    def statuses() -> set[str]:
+        view = back[0].view
+        assert view is not None
+        return {x["status"] for x in view["rounds"][-1]["transmissions"].values()}
+
+    while statuses() != {"decoding"}:
         back[0].recv()
         assert time.monotonic() - started < 90
-    table.sync(timed_out)
     assert time.monotonic() - started >= 10 - 0.5
-    view = back[0].view
-    statuses = {t: x["status"] for t, x in view["rounds"][-1]["transmissions"].items()}
-    assert statuses == {"white": "decoding", "black": "decoding"}
+    assert back[0].version == 1 + len(notes) + 1  # the notes, and one timeout
+    table.sync(back[0].version)
 
     # Both codes are known to their encryptors only; finish the game by the book from here.
     for client in back:
@@ -105,3 +110,9 @@ def test_sigkill_mid_round_loses_no_acknowledged_action(real: RealServer) -> Non
     record = real.get(f"/api/games/{game_id}/record").json()
     assert record["complete"]  # everything but the notes, which stay private to their author
     assert len(record["actions"]) == back[0].version - len(notes)
+
+    # A graceful stop (SIGTERM) tells every tab to come back shortly.
+    assert real.process is not None
+    real.process.terminate()
+    for client in back:
+        assert client.expect("bye")["reason"] == "shutdown"

@@ -65,6 +65,8 @@ def routes(node: Node) -> list[Route]:
                 raise Refused("bad_message", str(exc)) from None
             except msgspec.DecodeError as exc:
                 raise Refused("bad_json", str(exc)) from None
+            except RecursionError:  # msgspec decodes the `Any` options recursively
+                raise Refused("bad_message", "nested too deeply") from None
             hub = await node.create_room(asked.game, asked.options, asked.public, base_url(request))
         except Refused as refused:
             return error_response(refused)

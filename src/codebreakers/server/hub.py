@@ -63,6 +63,7 @@ class RoomHub:
         self.lock = asyncio.Lock()
         self._chat_ids: dict[str, OrderedDict[str, None]] = {}
         self._chat_buckets: dict[str, Bucket] = {}
+        self._pushed: tuple[str, int] | None = None  # the game version sockets last got
         # Called after every change of the current game (timers, bots); set by the node.
         self.on_game_change: Callable[[RoomHub], None] = lambda hub: None
 
@@ -76,6 +77,7 @@ class RoomHub:
             if row is None:
                 raise RuntimeError(f"room {self.code} names a missing game")
             self.runner = GameRunner.from_row(self.rules, row)
+            self._pushed = (row.id, self.runner.version)  # sockets get views as they attach
         while lines := await store.chat_since(self.code, self.chat_seq, CHAT_BACKLOG):
             self.chat_seq = lines[-1].seq
         if self.runner and self.runner.over and self.data["status"] == "playing":
@@ -85,7 +87,6 @@ class RoomHub:
         """Catch up with a change announced on the bus (a no-op for this node's own changes)."""
         async with self.lock:
             room_changed = notice.get("room_version", 0) > self.version
-            game_changed = False
             if room_changed:
                 row = await self.ports.store.load_room(self.code)
                 if row is None:
@@ -97,14 +98,15 @@ class RoomHub:
                     game = await self.ports.store.load_game(self.data["game_id"])
                     if game is not None:
                         self.runner = GameRunner.from_row(self.rules, game)
-                        game_changed = True
             runner = self.runner
             if (
                 runner is not None
                 and notice.get("game_id") == runner.game_id
                 and notice.get("game_version", 0) > runner.version
             ):
-                game_changed = await runner.catch_up(self.ports.store) or game_changed
+                await runner.catch_up(self.ports.store)
+            # New to this node's sockets: read just now, or by the runner judging an action.
+            game_changed = runner is not None and self._pushed != (runner.game_id, runner.version)
             if notice.get("chat_seq", 0) > self.chat_seq:
                 lines = await self.ports.store.chat_since(self.code, self.chat_seq, CHAT_BACKLOG)
                 if lines:
@@ -444,6 +446,7 @@ class RoomHub:
         runner = self.runner
         if runner is None:
             return
+        self._pushed = (runner.game_id, runner.version)
         seats = runner.seats()
         shared: str | None = None
         for pid, group in self.conns.items():

@@ -202,12 +202,16 @@ def parse_client(frame: bytes | str) -> ClientMessage:
         raise Refused("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
     try:
         return _decoder.decode(frame)
+    except RecursionError:  # msgspec decodes `Any` fields recursively
+        raise Refused("bad_message", "nested too deeply") from None
     except msgspec.ValidationError as exc:
         try:
             kind = _typed_decoder.decode(frame).type
         except msgspec.DecodeError:
             raise Refused("bad_message", "a frame must be a JSON object") from None
-        if kind not in CLIENT_TYPES:
+        except RecursionError:
+            raise Refused("bad_message", "nested too deeply") from None
+        if not isinstance(kind, str) or kind not in CLIENT_TYPES:
             raise Refused("unknown_type", f"unknown message type {kind!r}") from None
         raise Refused("bad_message", str(exc)) from None
     except msgspec.DecodeError as exc:
@@ -223,7 +227,7 @@ def error_id(frame: bytes | str) -> str | None:
     """The `id` of a refused frame when it has a readable one, so its error can name it."""
     try:
         raw = msgspec.json.decode(frame)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
     if isinstance(raw, dict):
         value = raw.get("id")
