@@ -71,6 +71,9 @@ def serve(args: argparse.Namespace) -> int:
     if args.server != "uvicorn":
         logging.getLogger(__name__).error("only --server uvicorn serves the game for now")
         return 2
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     gc.set_threshold(*GC_THRESHOLDS)
     config, node = build(args)
     server = _Server(config, node)
