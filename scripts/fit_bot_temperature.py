@@ -4,11 +4,13 @@
 
 It plays fake games in every language (keywords drawn from the pools, random codes, eight
 rounds) whose transmissions come from a mix of encryptors (easy and normal bots, the benchmark
-baseline), so the decoder sees clues of mixed quality, not only its own partner's. For each
+baseline, and a careless player who gives any of the 60 words nearest to the keyword), so the
+decoder sees clues of mixed quality, not only its own partner's. For each
 transmission it records the 24 code scores of our own team's reading and, from round 2, of the
 enemy's reading (history only, and with the keyword pool), then picks for each the temperature
 with the best log-likelihood of the true code and prints it with a reliability table.
-The results go into decoder.DECODE_TEMPERATURE and interceptor.INTERCEPT_TEMPERATURE by hand
+The results go into decoder.DECODE_TEMPERATURE and interceptor's HISTORY_TEMPERATURE and
+POOL_READ_TEMPERATURE by hand
 (docs/bots.md records the last run).
 """
 
@@ -48,9 +50,11 @@ def collect(games: int, seed: int) -> dict[str, list[tuple[np.ndarray, int]]]:
             used: list[str] = []
             for rnd in range(1, ROUNDS + 1):
                 code = ALL_CODES[int(rng.integers(24))]
-                kind = ("easy", "normal", "baseline")[(game + rnd) % 3]
+                kind = ("easy", "normal", "baseline", "careless")[(game + rnd) % 4]
                 if kind == "baseline":
                     clues = baseline_clues(lex, keywords, code, used, rng)
+                elif kind == "careless":
+                    clues = baseline_clues(lex, keywords, code, used, rng, 60, closer_only=False)
                 else:
                     clues = choose_clues(
                         lex, keywords, code, history, used, LEVELS[kind], rng, rnd > 1

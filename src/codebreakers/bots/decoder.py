@@ -20,7 +20,8 @@ import numpy as np
 from codebreakers.bots.codes import as_code, code_scores, softmax
 from codebreakers.bots.lexicon import Lexicon
 
-DECODE_TEMPERATURE = 0.05
+# Fitted by scripts/fit_bot_temperature.py (docs/bots.md has the run and its reliability table).
+DECODE_TEMPERATURE = 0.03
 HUBNESS_WEIGHT = 0.25
 
 

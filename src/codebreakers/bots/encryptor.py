@@ -26,7 +26,7 @@ import numpy as np
 
 from codebreakers.bots.codes import CODE_INDEX, code_position
 from codebreakers.bots.decoder import DECODE_TEMPERATURE, decode, keyword_table
-from codebreakers.bots.interceptor import INTERCEPT_TEMPERATURE, EnemyModel, History
+from codebreakers.bots.interceptor import EnemyModel, History
 from codebreakers.bots.levels import Level
 from codebreakers.bots.lexicon import Lexicon
 from codebreakers.bots.rules import BOT_MAX_COSINE, bot_may_give, used_keys
@@ -119,7 +119,7 @@ def _interception_chance(
     for use_pool in (False, True) if level.use_pool else (False,):
         model = EnemyModel(lex, history, use_pool)
         parts = _slot_parts([model.table(vectors) for vectors in slot_vectors])
-        worst = np.maximum(worst, _chance(parts, truth, INTERCEPT_TEMPERATURE))
+        worst = np.maximum(worst, _chance(parts, truth, model.temperature))
     return worst
 
 

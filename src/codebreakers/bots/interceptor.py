@@ -27,7 +27,9 @@ from codebreakers.games.decrypto.words.folding import fold
 # Mean cosine between clues of different keywords (measured on simulated transmissions).
 UNRELATED_COSINE = 0.30
 POOL_TEMPERATURE = 0.05
-INTERCEPT_TEMPERATURE = 0.05
+# Softmax temperatures of the two readings, fitted by scripts/fit_bot_temperature.py.
+HISTORY_TEMPERATURE = 0.055
+POOL_READ_TEMPERATURE = 0.03
 
 History = Mapping[int, Sequence[str]]  # keyword number (1-4) -> its revealed clues
 
@@ -44,6 +46,7 @@ class EnemyModel:
         # An unknown pool (a host's custom list) leaves the history alone to go on.
         known = use_pool and bool(lex.pool.words)
         self._posterior = self._pool_posterior(excluded) if known else None
+        self.temperature = POOL_READ_TEMPERATURE if known else HISTORY_TEMPERATURE
 
     def _pool_posterior(self, excluded: Sequence[str]) -> np.ndarray:
         """(4, P) probability that each pool word is keyword 1..4, from the revealed clues."""
@@ -85,5 +88,5 @@ def intercept(
     rng: np.random.Generator | None = None,
 ) -> Reading:
     """Our guess at the enemy's code (own keywords are never the enemy's: out of the pool)."""
-    table = EnemyModel(lex, history, use_pool, own_keywords).table(lex.embed(clues))
-    return read(code_scores(table), INTERCEPT_TEMPERATURE, noise, rng)
+    model = EnemyModel(lex, history, use_pool, own_keywords)
+    return read(code_scores(model.table(lex.embed(clues))), model.temperature, noise, rng)

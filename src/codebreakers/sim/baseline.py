@@ -90,9 +90,12 @@ def baseline_clues(
     code: Sequence[int],
     used: Sequence[str],
     rng: np.random.Generator,
+    nearest_count: int = NEAREST,
+    closer_only: bool = True,
 ) -> list[str]:
     """The baseline encoder: per digit, a random one of the 16 legal words nearest to the
-    target keyword, among those closer to it than to the other keywords."""
+    target keyword, among those closer to it than to the other keywords. (The temperature fit
+    also uses a careless variant: more neighbours, closer or not.)"""
     vocab = lex.vocab
     cosine = vocab.vectors @ lex.embed(keywords).T
     keys = used_keys(used)
@@ -107,10 +110,10 @@ def baseline_clues(
             if not bot_may_give(word, keywords, keys) or any(same_root(word, u) for u in used):
                 continue
             nearest.append(word)
-            if len(nearest) == NEAREST:
+            if len(nearest) == nearest_count:
                 break
         closer = [w for w in nearest if np.argmax(cosine[vocab.index[fold(w)]]) == target]
-        choices = closer or nearest
+        choices = (closer if closer_only else []) or nearest
         clues.append(choices[int(rng.integers(len(choices)))])
     return clues
 
