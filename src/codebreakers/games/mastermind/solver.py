@@ -3,9 +3,10 @@
 Approach (measured in docs/performance.md):
 - The candidates are the codes consistent with every row so far, found by filtering the whole
   code space one row at a time (vectorised; 1,000,000 codes at 6 x 10 take a few ms a row).
-- Each possible guess splits the candidates by reply. The solver prefers the guess whose split
-  leaves the least expected information to find (the most entropy, Neuwirth's rule), then a guess
-  that could itself be the code, then the lowest code index, so it is fully deterministic.
+- Each possible guess splits the candidates by reply. Among the guesses whose largest part is
+  close to the smallest possible (Knuth's minimax, for the worst case), the solver takes the one
+  whose split has the most entropy (Neuwirth's rule, for the average), then a guess that could
+  itself be the code, then the lowest code index, so it is fully deterministic.
 - Colours that no row has used yet are interchangeable, so only guesses that introduce unused
   colours in a fixed order are scored ("free colour" symmetry); the first guess is chosen among
   one code per integer partition of the pegs (AABBC-like shapes).
@@ -16,6 +17,8 @@ Approach (measured in docs/performance.md):
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -36,6 +39,8 @@ _MIN_POOL = 64
 _FIRST_EVAL = 50_000
 # Positions remembered per size before the memo starts afresh (a full 5 x 8 run needs ~60,000).
 _MEMO_LIMIT = 1_000_000
+# Candidate codes kept in the per-size cache of candidate sets (8 bytes each: 32 MiB).
+_CACHED_CODES = 4_000_000
 _MAX_POOL = 32_768
 # How far above the minimax largest part a guess may go and still be chosen for its entropy.
 NEAR_MINIMAX = 1.1
@@ -49,6 +54,11 @@ class Solver:
         self.space: CodeSpace = code_space(pegs, colours)
         self._memo: dict[Position, int] = {}
         self._all: IntArray = np.arange(self.space.size, dtype=np.int64)
+        self._all.setflags(write=False)
+        self._cands: OrderedDict[Position, IntArray] = OrderedDict()
+        self._cached = 0
+        # The server may ask from several threads (bots run off the event loop).
+        self._lock = threading.RLock()
 
     # -- public API in terms of codes and keys -------------------------------------------
 
@@ -70,16 +80,38 @@ class Solver:
         )
 
     def candidates(self, position: Position) -> IntArray:
-        return _candidates(self.space.pegs, self.space.colours, position)
+        """Codes consistent with every row: the parent position's candidates, filtered by one row.
+
+        Recently used candidate sets are kept, up to _CACHED_CODES codes in all, so a game's next
+        row (or the sibling positions of a full run) filters a few codes instead of them all.
+        """
+        with self._lock:
+            if not position:
+                return self._all
+            known = self._cands.get(position)
+            if known is not None:
+                self._cands.move_to_end(position)
+                return known
+            parent = self.candidates(position[:-1])
+            guess, reply = position[-1]
+            kept: IntArray = parent[self.space.reply(guess, parent) == reply]
+            kept.setflags(write=False)
+            self._cands[position] = kept
+            self._cached += len(kept)
+            while self._cached > _CACHED_CODES and len(self._cands) > 1:
+                _, old = self._cands.popitem(last=False)
+                self._cached -= len(old)
+            return kept
 
     def guess_index(self, position: Position) -> int:
-        known = self._memo.get(position)
-        if known is None:
-            known = self._choose(position)
-            if len(self._memo) >= _MEMO_LIMIT:
-                self._memo.clear()
-            self._memo[position] = known
-        return known
+        with self._lock:
+            known = self._memo.get(position)
+            if known is None:
+                known = self._choose(position)
+                if len(self._memo) >= _MEMO_LIMIT:
+                    self._memo.clear()
+                self._memo[position] = known
+            return known
 
     def _choose(self, position: Position) -> int:
         if not position:
@@ -175,22 +207,16 @@ def _partition_codes(pegs: int, colours: int) -> list[tuple[int, ...]]:
     return found
 
 
-@lru_cache(maxsize=256)
-def _candidates(pegs: int, colours: int, position: Position) -> IntArray:
-    """Codes consistent with every row: the parent position's candidates, filtered by one row."""
-    space = code_space(pegs, colours)
-    if not position:
-        return np.arange(space.size, dtype=np.int64)
-    parent = _candidates(pegs, colours, position[:-1])
-    guess, reply = position[-1]
-    kept: IntArray = parent[space.reply(guess, parent) == reply]
-    kept.setflags(write=False)
-    return kept
-
-
-@lru_cache(maxsize=64)
 def _canonical_guesses(pegs: int, colours: int, used: bytes) -> IntArray:
     """Guesses that introduce unused colours only in increasing order: one per symmetry class."""
+    found = np.flatnonzero(_canonical_mask(pegs, colours, used)).astype(np.int64)
+    found.setflags(write=False)
+    return found
+
+
+@lru_cache(maxsize=32)
+def _canonical_mask(pegs: int, colours: int, used: bytes) -> npt.NDArray[np.bool_]:
+    """Which codes `_canonical_guesses` keeps, cached as one byte per code (1 MiB at 6 x 10)."""
     space = code_space(pegs, colours)
     used_mask = np.frombuffer(used, dtype=bool)
     rank = np.cumsum(~used_mask) - 1
@@ -202,9 +228,8 @@ def _canonical_guesses(pegs: int, colours: int, used: bytes) -> IntArray:
         r = rank[d]
         ok &= ~free | (r <= introduced)
         introduced += free & (r == introduced)
-    found = np.flatnonzero(ok).astype(np.int64)
-    found.setflags(write=False)
-    return found
+    ok.setflags(write=False)
+    return ok
 
 
 @lru_cache(maxsize=16)
