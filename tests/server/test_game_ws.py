@@ -34,11 +34,19 @@ def test_four_players_play_a_whole_game_and_a_rematch(server: TestClient) -> Non
     record = server.get(f"/api/games/{game_id}/record").json()
     assert record["complete"] is True and len(record["actions"]) == host.version
 
+    keywords = {team: host.view["teams"][team]["keywords"] for team in ("white", "black")}
     host.ok({"type": "rematch"})
     for client in clients:
         while client.view is None or client.version != 0 or client.room["game_id"] == game_id:
             client.recv()
     assert host.room["games_played"] == 2 and host.room["status"] == "playing"
+    assert host.room["teams"] == clients[1].room["teams"]
+    assert {
+        t["seats"] == Table(clients).any_view()["teams"][n]["seats"]
+        for n, t in host.view["teams"].items()
+    } == {True}
+    mine = host.view["you"]["team"]
+    assert host.view["teams"][mine]["keywords"] != keywords[mine]  # a new deal
 
 
 def test_seat_changes_and_host_powers(server: TestClient) -> None:
@@ -164,3 +172,19 @@ def test_a_retried_room_operation_is_applied_once(server: TestClient) -> None:
         acks += frame["type"] == "ack" and frame["id"] == "r-1"
     names = {p["id"]: p["name"] for p in host.room["players"]}
     assert names[host.you] == "Ann2"
+
+
+def test_open_spectators_see_every_secret_and_read_team_chat(server: TestClient) -> None:
+    clients = seated_table(server, open_spectators=True)
+    clients[0].ok({"type": "start"})
+    watcher = Client(server, clients[0].room["code"])
+    watcher.join("Watcher")
+    assert watcher.view is not None
+    assert all(watcher.view["teams"][t]["keywords"] for t in ("white", "black"))
+    assert watcher.request({"type": "chat", "channel": "team", "text": "psst"})["code"] == (
+        "chat_not_allowed"
+    )
+    clients[0].ok({"type": "chat", "channel": "team", "text": "our plan"})
+    while not watcher.chat:
+        watcher.recv()
+    assert watcher.chat[0]["text"] == "our plan" and watcher.chat[0]["channel"] == "team"
