@@ -4,8 +4,8 @@
 bench serves the same app, built by serve's own `build()` from the same `CODEBREAKERS_*`
 settings, under granian (`codebreakers.bench.asgi:game_app` as a factory). The bare endpoint runs
 through here under both servers. Both servers get serve's WebSocket settings (uvicorn's
-websockets-sansio protocol, permessage-deflate as uvicorn's default, 1 MiB frames), one worker,
-and the GC thresholds serve uses.
+websockets-sansio protocol without permessage-deflate, 1 MiB frames; granian never offers
+deflate), one worker, and the GC thresholds serve uses.
 
 Run as `python -m codebreakers.bench.asgi TARGET --port P --server uvicorn|granian [--factory]`.
 """
@@ -59,6 +59,7 @@ def serve(target: str, host: str, port: int, server: str, factory: bool) -> None
         port=port,
         ws="websockets-sansio",
         ws_max_size=WS_MAX_BYTES,
+        ws_per_message_deflate=False,
         backlog=BACKLOG,
         log_level="warning",
         access_log=False,

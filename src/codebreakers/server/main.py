@@ -61,6 +61,9 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         port=args.port,
         ws="websockets-sansio",
         ws_max_size=WS_MAX_BYTES,
+        # permessage-deflate keeps zlib state per socket: 48 KiB more per idle player and a
+        # third less throughput (docs/performance.md, "Server load"); views are a few KB.
+        ws_per_message_deflate=False,
         log_level=args.log_level,
         lifespan="on",
     )
