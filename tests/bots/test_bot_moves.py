@@ -103,3 +103,19 @@ def test_tiebreak_guesses_from_clue_history(lexicons: dict[str, Lexicon]) -> Non
     assert not {"bread", "doctor", "castle", "rocket"} & set(guesses)
     assert near_miss(lex, "oceans", "ocean")
     assert not near_miss(lex, "piano", "ocean")
+
+
+def test_bots_in_worker_threads_agree() -> None:
+    """The server runs bots in worker threads: shared model and caches give the same moves."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    state = _game(23)
+    seat = _encryptor(state)
+    view = RULES.view(state, Viewer(seat))
+
+    def move(_: int) -> Any:
+        return make_bot("decrypto", level="normal", lang="en", seed=9, seat=seat).decide(view)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        moves = list(pool.map(move, range(8)))
+    assert all(m == moves[0] for m in moves)

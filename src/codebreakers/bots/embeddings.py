@@ -19,6 +19,8 @@ DIM = 512
 _CACHE_SIZE = 50_000
 
 _lock = threading.Lock()
+# The encoder's tokenizer and buffers are not documented as thread-safe: one call at a time.
+_encode_lock = threading.Lock()
 _encoder = None
 
 
@@ -63,7 +65,9 @@ class TextEmbeddings:
                 else:
                     out[i] = hit
         if missing:
-            fresh = encoder().encode([texts[i] or " " for i in missing]).astype(np.float32)
+            model = encoder()
+            with _encode_lock:
+                fresh = model.encode([texts[i] or " " for i in missing]).astype(np.float32)
             fresh /= np.maximum(np.linalg.norm(fresh, axis=1, keepdims=True), 1e-9)
             with self._lock:
                 for row, i in zip(fresh, missing, strict=True):
