@@ -43,7 +43,7 @@ async def test_every_acknowledged_action_survives_sigkill(tmp_path: Path) -> Non
         assert child.stdout is not None
         acknowledged = 0
         try:
-            while acknowledged < 200:
+            while acknowledged < 100:
                 line = child.stdout.readline()
                 assert line, f"the writer stopped early (exit code {child.poll()})"
                 acknowledged = int(line)

@@ -15,6 +15,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 
 from codebreakers.store import open_store
@@ -23,18 +24,21 @@ from codebreakers.store.base import ActionRow, AppendResult, RoomRow, Store
 ACTION = {"type": "guess", "team": "white", "code": [3, 1, 4], "clues": ["orbit", "tide", "ink"]}
 
 
-async def timed(work: Callable[[], Awaitable[object]]) -> float:
-    start = time.perf_counter()
+async def timed(work: Callable[[], Awaitable[object]]) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (this process, all threads) that `work` took."""
+    wall, cpu = time.perf_counter(), time.process_time()
     await work()
-    return time.perf_counter() - start
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def report(label: str, latencies: list[float], wall: float) -> None:
+def report(label: str, latencies: list[float], spent: tuple[float, float]) -> None:
     ordered = sorted(latencies)
+    wall, cpu = spent
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
     print(
-        f"{label}: {len(ordered) / wall:8.0f}/s   p50 {statistics.median(ordered) * 1e3:6.2f} ms"
-        f"   p99 {p99 * 1e3:6.2f} ms   ({len(ordered)} in {wall:.2f} s)"
+        f"{label:<27} {len(ordered) / wall:7.0f}/s  p50 {statistics.median(ordered) * 1e3:7.2f} ms"
+        f"  p99 {p99 * 1e3:7.2f} ms  CPU {cpu / len(ordered) * 1e3:5.2f} ms each"
+        f"  ({len(ordered)} in {wall:.2f} s)"
     )
 
 
@@ -56,16 +60,16 @@ async def run(store: Store, games: int, actions: int) -> None:
         await store.create_game(game_id, tag, "decrypto", {"seed": 1}, 0.0)
 
     one: list[float] = []
-    wall = await timed(lambda: append_all(store, ids[0], range(1, actions + 1), one))
-    report("append, one writer          ", one, wall)
+    spent = await timed(lambda: append_all(store, ids[0], range(1, actions + 1), one))
+    report("append, one writer", one, spent)
 
     many: list[float] = []
-    wall = await timed(
+    spent = await timed(
         lambda: asyncio.gather(
             *(append_all(store, g, range(1, actions + 1), many) for g in ids[1:])
         )
     )
-    report(f"append, {games - 1:3d} games at once   ", many, wall)
+    report(f"append, {games - 1} games at once", many, spent)
 
     chat: list[float] = []
 
@@ -74,11 +78,20 @@ async def run(store: Store, games: int, actions: int) -> None:
         await store.append_chat(tag, None, "all", None, "bench", f"line {i}", float(i))
         chat.append(time.perf_counter() - start)
 
-    wall = await timed(lambda: asyncio.gather(*(say(i) for i in range(actions))))
-    report(f"chat, {actions} lines at once     ", chat, wall)
+    spent = await timed(lambda: asyncio.gather(*(say(i) for i in range(actions))))
+    report(f"chat, {actions} lines at once", chat, spent)
 
-    loads = [await timed(lambda: store.load_game(ids[0])) for _ in range(20)]
-    print(f"load_game with {actions} actions: p50 {statistics.median(loads) * 1e3:.2f} ms")
+    for label, read in (
+        ("load_room", lambda: store.load_room(tag)),
+        (f"load_game, {actions} actions", lambda: store.load_game(ids[0])),
+    ):
+        reads: list[float] = []
+        report(label, reads, await timed(partial(repeat, read, 100, reads)))
+
+
+async def repeat(read: Callable[[], Awaitable[object]], times: int, out: list[float]) -> None:
+    for _ in range(times):
+        out.append((await timed(read))[0])
 
 
 async def main() -> None:
