@@ -14,7 +14,7 @@ from codebreakers.games.decrypto import RULES, GameState
 from codebreakers.games.records import fold
 from codebreakers.sim.random_decrypto import play, teams_for
 
-# Keywords that cannot appear in anything else a view holds (random clues have no vowels).
+# Keywords that cannot appear in anything else a view holds (random clues are hex digits).
 SECRET_WORDS = [
     f"secret{name}"
     for name in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india")

@@ -15,6 +15,7 @@ def test_simulate_prints_the_counts(players: str, capsys: pytest.CaptureFixture[
     assert main(args) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["games"] == 30 and result["games_per_s"] > 0
+    assert result["engine"]["games_per_cpu_s"] > 0 and result["engine"]["us_per_action"] > 0
     assert sum(result["rounds"].values()) == 30
     assert sum(result["end_reasons"].values()) == 30
     assert sum(result["winners"].values()) == 30

@@ -10,7 +10,15 @@ from codebreakers.games.decrypto import rejections as R
 from codebreakers.games.decrypto.clues import check_clues, clue_key
 from codebreakers.games.decrypto.codes import Code
 from codebreakers.games.decrypto.progress import read_out, settle
-from codebreakers.games.decrypto.state import ROUND, TEAMS, Clues, GameState, Transmission, evolve
+from codebreakers.games.decrypto.state import (
+    ROUND,
+    TEAMS,
+    Answer,
+    Clues,
+    GameState,
+    Transmission,
+    evolve,
+)
 
 Action = Mapping[str, Any]
 
@@ -44,11 +52,8 @@ def send(
     t = evolve(t, clues=clues, draft=None, transmitted_at=now, read_at=None if classic else now)
     rnd = read_out(state.current.with_transmission(t), classic, now)
     events.append({"type": "transmitted", "round": rnd.number, "team": TEAMS[t.team]})
-    return evolve(
-        state,
-        rounds=(*state.rounds[:-1], rnd),
-        used_clues=state.used_clues | {clue_key(clue) for clue in clues if clue},
-    )
+    used = state.used_clues | {clue_key(clue) for clue in clues if clue}
+    return state.with_round(rnd, used_clues=used)
 
 
 def transmit(
@@ -102,7 +107,7 @@ def propose(
     assert answer is not None
     code: Code = (action["code"][0], action["code"][1], action["code"][2])
     proposals = (*(p for p in answer.proposals if p[0] != seat), (seat, code))
-    t = t.with_answer(own, evolve(answer, proposals=proposals))
+    t = t.with_answer(own, Answer(proposals, answer.locked, answer.code, answer.locked_at))
     event = {
         "type": "proposed",
         "round": state.current.number,
@@ -119,7 +124,7 @@ def lock_answer(
     """Lock an answer (None: no answer) and reveal the transmission if it was the last one."""
     answer = t.answer(own)
     assert answer is not None
-    t = t.with_answer(own, evolve(answer, locked=True, code=code, locked_at=now))
+    t = t.with_answer(own, Answer(answer.proposals, True, code, now))
     answering = t.team if own else 1 - t.team
     events.append(
         {

@@ -51,10 +51,8 @@ def settle(state: GameState, team: int, now: float, events: list[JSON]) -> GameS
         }
     )
     rnd = read_out(rnd.with_transmission(t), state.table.options.classic, now)
-    state = evolve(
-        state,
-        rounds=(*state.rounds[:-1], rnd),
-        tokens=((tokens[0][0], tokens[0][1]), (tokens[1][0], tokens[1][1])),
+    state = state.with_round(
+        rnd, tokens=((tokens[0][0], tokens[0][1]), (tokens[1][0], tokens[1][1]))
     )
     if all(x is None or x.revealed for x in rnd.transmissions):
         return end_round(state, now, events)

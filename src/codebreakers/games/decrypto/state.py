@@ -190,15 +190,21 @@ class GameState:
     def current(self) -> Round:
         return self.rounds[-1]
 
-    def with_round(self, rnd: Round) -> GameState:
-        """This state with its current round replaced (spelled out: it runs on every action)."""
+    def with_round(
+        self,
+        rnd: Round,
+        tokens: tuple[Pair, Pair] | None = None,
+        used_clues: frozenset[str] | None = None,
+    ) -> GameState:
+        """This state with its current round replaced, and the tokens or the clues given so far
+        if they changed (spelled out rather than `evolve`: it runs on every action)."""
         return GameState(
             self.table,
             self.phase,
             (*self.rounds[:-1], rnd),
-            self.tokens,
+            self.tokens if tokens is None else tokens,
             self.notes,
-            self.used_clues,
+            self.used_clues if used_clues is None else used_clues,
             self.tiebreak,
             self.outcome,
         )
