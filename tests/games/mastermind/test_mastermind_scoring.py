@@ -35,7 +35,7 @@ def pairs(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 @given(pairs())
-@settings(max_examples=500)
+@settings(max_examples=300)
 def test_keys_are_bounded_symmetric_and_a_multiset_count(
     pair: tuple[tuple[int, ...], tuple[int, ...]],
 ) -> None:
@@ -56,7 +56,7 @@ def test_a_colour_matched_once_earns_one_key() -> None:
 
 
 @given(st.sampled_from([(3, 5), (4, 6), (5, 8), (6, 10)]), st.integers(0, 2**32 - 1))
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=12, deadline=None)
 def test_vectorised_scoring_matches_the_reference(size: tuple[int, int], seed: int) -> None:
     space = code_space(*size)
     rng = np.random.default_rng(seed)
