@@ -41,6 +41,16 @@ def base_url(request: Request) -> str:
     return str(request.base_url).rstrip("/")
 
 
+async def _bounded_body(request: Request) -> bytes:
+    """The request body, refused as soon as it grows past MAX_BODY (never read whole first)."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Refused("frame_too_large", f"a request body holds at most {MAX_BODY} bytes")
+    return bytes(body)
+
+
 class RoomCreate(msgspec.Struct, forbid_unknown_fields=True):
     game: str
     options: dict[str, Any] = {}
@@ -56,9 +66,7 @@ def routes(node: Node) -> list[Route]:
 
     async def create_room(request: Request) -> Response:
         try:
-            body = await request.body()
-            if len(body) > MAX_BODY:
-                raise Refused("frame_too_large", f"a request body holds at most {MAX_BODY} bytes")
+            body = await _bounded_body(request)
             try:
                 asked = msgspec.json.decode(body, type=RoomCreate)
             except msgspec.ValidationError as exc:
