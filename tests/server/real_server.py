@@ -55,13 +55,19 @@ class _Socket:
 
 
 class RealServer:
-    """Runs `codebreakers serve` on a SQLite file; `kill()` is SIGKILL, `start()` starts anew."""
+    """Runs `codebreakers serve` on a SQLite file (or a database URL, with more options such as
+    `--redis`); `kill()` is SIGKILL, `start()` starts anew."""
 
-    def __init__(self, db: Path, log: Path) -> None:
+    def __init__(self, db: Path | str, log: Path, args: tuple[str, ...] = ()) -> None:
         self.db = db
         self.log = log
+        self.args = args
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return self.db if isinstance(self.db, str) else f"sqlite:///{self.db}"
 
     @property
     def base(self) -> str:
@@ -72,7 +78,7 @@ class RealServer:
         env = {**os.environ, "CODEBREAKERS_PORT": str(self.port)}
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "codebreakers.cli", "serve", "--db", f"sqlite:///{self.db}"],
+                [sys.executable, "-m", "codebreakers.cli", "serve", "--db", self.url, *self.args],
                 env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,

@@ -39,6 +39,21 @@ def test_a_game_split_across_two_nodes(redis_url: str, tmp_path: Path) -> None:
         for client in clients:
             while len(client.room["players"]) < 4:
                 client.recv()
+        # Racing room changes from both nodes: every one applied once, every tab converges.
+        for n in range(5):
+            for client in clients:
+                client.send({"type": "rename", "id": f"r{n}", "name": f"{client.you}-{n}"})
+        for client in clients:
+            acked = 0
+            while acked < 5:
+                got = client.recv()
+                assert got["type"] != "error", got
+                acked += got["type"] == "ack"
+        final = 1 + 4 + 4 * 5  # created, four joins, twenty renames
+        for client in clients:
+            while client.room["version"] < final:
+                client.recv()
+            assert {p["name"] for p in client.room["players"]} == {f"{c.you}-4" for c in clients}
         host = next(c for c in clients if c.you == c.room["host"])
         host.ok({"type": "start"})
         table = Table(clients)

@@ -15,10 +15,10 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Mount, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from codebreakers.server import ws
+from codebreakers.server import metrics, ws
 from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.server.errors import Refused
 from codebreakers.server.http_routes import WEB_DIR, error_response, routes
@@ -44,6 +44,7 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
     app = Starlette(
         routes=[
             *routes(node),
+            Route("/metrics", metrics.endpoint(node)),
             WebSocketRoute("/ws", partial(ws.endpoint, node)),
             Mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
         ],

@@ -62,6 +62,10 @@ def routes(node: Node) -> list[Route]:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     async def healthz(request: Request) -> Response:
+        # 503 once a graceful shutdown began, so a load balancer stops sending players here.
+        # A lost bus doesn't fail it: the node polls the store meanwhile (see /metrics).
+        if node.draining:
+            return JSONResponse({"status": "draining"}, status_code=503)
         return JSONResponse({"status": "ok"})
 
     async def create_room(request: Request) -> Response:

@@ -35,7 +35,7 @@ from codebreakers.server.messages import (
     encode,
 )
 from codebreakers.server.ratelimit import Bucket
-from codebreakers.server.runner import GameRunner
+from codebreakers.server.runner import RETRIES, GameRunner, backoff
 from codebreakers.server.tokens import new_token, token_hash
 from codebreakers.store.base import ChatLine, RoomRow
 
@@ -43,7 +43,6 @@ log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
 RoomOp = Callable[[JSON, str], JSON]
-RETRIES = 3
 CHAT_BACKLOG = 500
 REMEMBERED_CHAT_IDS = 32
 
@@ -64,6 +63,7 @@ class RoomHub:
         self._chat_ids: dict[str, OrderedDict[str, None]] = {}
         self._chat_buckets: dict[str, Bucket] = {}
         self._pushed: tuple[str, int] | None = None  # the game version sockets last got
+        self._room_pushed = row.version  # the room version sockets last got
         # Called after every change of the current game (timers, bots); set by the node.
         self.on_game_change: Callable[[RoomHub], None] = lambda hub: None
 
@@ -86,18 +86,17 @@ class RoomHub:
     async def on_notice(self, notice: JSON) -> None:
         """Catch up with a change announced on the bus (a no-op for this node's own changes)."""
         async with self.lock:
-            room_changed = notice.get("room_version", 0) > self.version
-            if room_changed:
+            if notice.get("room_version", 0) > self.version:
                 row = await self.ports.store.load_room(self.code)
                 if row is None:
                     return
                 self.data, self.version = row.data, row.version
-                if self.data["game_id"] and (
-                    self.runner is None or self.runner.game_id != self.data["game_id"]
-                ):
-                    game = await self.ports.store.load_game(self.data["game_id"])
-                    if game is not None:
-                        self.runner = GameRunner.from_row(self.rules, game)
+            if self.data["game_id"] and (
+                self.runner is None or self.runner.game_id != self.data["game_id"]
+            ):  # a game another node started (seen here, or while retrying a room change)
+                game = await self.ports.store.load_game(self.data["game_id"])
+                if game is not None:
+                    self.runner = GameRunner.from_row(self.rules, game)
             runner = self.runner
             if (
                 runner is not None
@@ -112,7 +111,7 @@ class RoomHub:
                 if lines:
                     self.chat_seq = lines[-1].seq
                     self._push_chat(lines)
-            if room_changed:
+            if self._room_pushed != self.version:  # read here, or while retrying a change
                 self._push_room()
             if game_changed:
                 self._push_views()
@@ -248,7 +247,9 @@ class RoomHub:
         """Store the document `make` builds from the current one; on a version conflict (another
         node changed the room) reload and build again. Returns make's second value."""
         store = self.ports.store
-        for _ in range(RETRIES):
+        for attempt in range(RETRIES):
+            if attempt:
+                await backoff(attempt)
             data, extra = make(self.data)
             if isinstance(extra, GameRunner):
                 await store.create_game(
@@ -259,7 +260,7 @@ class RoomHub:
             row = await store.load_room(self.code)
             if row is None:
                 raise Refused("room_not_found", "the room is gone")
-            self.data, self.version = row.data, row.version
+            self.data, self.version = row.data, row.version  # pushed by the caller or a notice
         raise Refused("busy", "the room changed concurrently; send again with the same id")
 
     async def _save(self, data: JSON) -> bool:
@@ -429,6 +430,7 @@ class RoomHub:
         return encode(Room(raw, pid))
 
     def _push_room(self) -> None:
+        self._room_pushed = self.version
         raw = self._description_raw()
         for pid, group in self.conns.items():
             frame = self._room_frame(pid, raw)

@@ -8,7 +8,6 @@ objects alive after start-up are frozen out of collections.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
 import logging
 import socket
@@ -19,9 +18,11 @@ from codebreakers.bots.registry import GAMES as BOT_GAMES
 from codebreakers.bots.registry import make_bot
 from codebreakers.bus import open_bus
 from codebreakers.games.registry import RULES_BY_NAME
+from codebreakers.server import logging_setup
 from codebreakers.server.app import create_app
 from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.server.node import Node
+from codebreakers.server.shutdown import drain
 from codebreakers.store import open_store
 
 GC_THRESHOLDS = (200_000, 50, 1_000)
@@ -41,8 +42,7 @@ class _Server(uvicorn.Server):
         gc.freeze()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        self._node.say_goodbye()
-        await asyncio.sleep(0.05)  # let the sender tasks put the frames on the wire
+        await drain(self, self._node)  # stop accepting, finish in-flight messages, bye
         await super().shutdown(sockets)
 
 
@@ -65,6 +65,7 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         # third less throughput (docs/performance.md, "Server load"); views are a few KB.
         ws_per_message_deflate=False,
         log_level=args.log_level,
+        log_config=None,  # uvicorn's loggers go through ours (logging_setup: JSON or text)
         lifespan="on",
     )
     return config, app.state.node
@@ -74,9 +75,7 @@ def serve(args: argparse.Namespace) -> int:
     if args.server != "uvicorn":
         logging.getLogger(__name__).error("only --server uvicorn serves the game for now")
         return 2
-    logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    logging_setup.configure(args.log_level)
     gc.set_threshold(*GC_THRESHOLDS)
     config, node = build(args)
     server = _Server(config, node)

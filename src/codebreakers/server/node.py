@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import Any
 
 from codebreakers.games.base import Rejection
 from codebreakers.server import codes, rooms
 from codebreakers.server.bots import BotDriver
+from codebreakers.server.catchup import CatchUp
 from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.server.errors import Refused
 from codebreakers.server.hub import RoomHub
 from codebreakers.server.messages import Bye, encode
+from codebreakers.server.metrics import Metrics, instrument
+from codebreakers.server.shutdown import InFlight
 from codebreakers.server.timers import RoomTimer
 from codebreakers.store.base import RoomRow
 
@@ -29,8 +33,12 @@ OPEN_LIMIT = 50
 
 class Node:
     def __init__(self, ports: Ports, config: ServerConfig) -> None:
-        self.ports = ports
+        self.metrics = Metrics()
+        self.ports = replace(ports, store=instrument(ports.store, self.metrics))
         self.config = config
+        self.catchup = CatchUp(self)
+        self.in_flight = InFlight()
+        self.draining = False  # set by a graceful shutdown: health checks then say so
         self.hubs: dict[str, RoomHub] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._timers: dict[str, RoomTimer] = {}
@@ -41,14 +49,13 @@ class Node:
         await self.ports.bus.start(self._on_notice)
         for game_id in await self.ports.store.live_games():
             game = await self.ports.store.load_game(game_id)
-            if game is None:
-                continue
-            hub = await self.hub(game.room_code)
-            if hub is not None and hub.runner is not None and hub.runner.game_id == game_id:
-                self._on_game_change(hub)
+            if game is not None:
+                await self.hub(game.room_code)  # arms its timer and wakes its bots
+        self.catchup.start()
         log.info("node started with %d live rooms", len(self.hubs))
 
     async def close(self) -> None:
+        await self.catchup.close()
         for timer in self._timers.values():
             timer.cancel()
         for driver in self._bots.values():
@@ -83,6 +90,8 @@ class Node:
                 found.on_game_change = self._on_game_change
                 await found.load()
                 self.hubs[code] = found
+                # Its game may need this node now (another node died): timer and bots resume.
+                self._on_game_change(found)
         self._loading.pop(code, None)
         return found
 

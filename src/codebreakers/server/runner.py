@@ -9,7 +9,9 @@ game (the room hub's lock), so within one node there is no race to lose.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +23,12 @@ from codebreakers.store.base import ActionRow, AppendResult, GameRow, Store
 log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
-RETRIES = 3
+RETRIES = 8  # races are lost only to other nodes writing the same room at the same moment
+
+
+async def backoff(attempt: int) -> None:
+    """A short random pause before retrying a lost race, so racing nodes fall out of step."""
+    await asyncio.sleep(random.uniform(0.0, 0.004 * attempt))
 
 
 @dataclass(slots=True)
@@ -81,6 +88,8 @@ class GameRunner:
         nodes keep winning the race for the next version.
         """
         for attempt in range(RETRIES):
+            if attempt:
+                await backoff(attempt)
             if client_id is not None and (seat, client_id) in self.applied_ids:
                 return False
             applied = self.rules.apply(self.state, seat, action, now)

@@ -1,0 +1,228 @@
+"""What a node is doing, for Prometheus: `GET /metrics` in the text exposition format (0.0.4).
+
+Hand-written rather than through `prometheus-client`: a node needs a handful of counters, one
+histogram family and gauges read at scrape time, and its own registry per node (tests run
+several nodes in one process), which is less code here than wiring the library's collectors.
+
+Counts are kept where they happen without touching the game flow: every store call goes
+through `InstrumentedStore` (latency, errors, append results: the node's actions), every
+client message is timed around its handler (`handling`), and the rest (sockets, rooms, live
+games, the bus's own `stats`) is read from the node when Prometheus asks.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, cast
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from codebreakers.server.errors import Refused
+from codebreakers.store.base import AppendResult, Store
+
+if TYPE_CHECKING:
+    from codebreakers.server.node import Node
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+# Seconds: a store round trip is ~1 ms, an action with its pushes a few ms, a stall is seconds.
+BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+Labels = tuple[tuple[str, str], ...]
+
+
+class Histogram:
+    """Cumulative buckets, as Prometheus wants them: each counts observations <= its bound."""
+
+    __slots__ = ("count", "counts", "total")
+
+    def __init__(self) -> None:
+        self.counts = [0] * len(BUCKETS)
+        self.count = 0
+        self.total = 0.0
+
+    def observe(self, seconds: float) -> None:
+        self.count += 1
+        self.total += seconds
+        for i, bound in enumerate(BUCKETS):
+            if seconds <= bound:
+                self.counts[i] += 1
+
+
+class Metrics:
+    """One node's counters and histograms (label tuples -> values)."""
+
+    def __init__(self) -> None:
+        self.messages: dict[Labels, int] = {}
+        self.message_seconds: dict[Labels, Histogram] = {}
+        self.store_seconds: dict[Labels, Histogram] = {}
+        self.store_errors: dict[Labels, int] = {}
+        self.actions: dict[Labels, int] = {}
+        self.catchups: dict[Labels, int] = {}
+
+    @staticmethod
+    def bump(family: dict[Labels, int], labels: Labels, by: int = 1) -> None:
+        family[labels] = family.get(labels, 0) + by
+
+    @contextmanager
+    def handling(self, kind: str) -> Iterator[None]:
+        """Time one client message's handling; its outcome is ok, refused or error."""
+        started = time.perf_counter()
+        outcome = "error"
+        try:
+            yield
+            outcome = "ok"
+        except Refused:
+            outcome = "refused"
+            raise
+        finally:
+            self.bump(self.messages, (("type", kind), ("outcome", outcome)))
+            hist = self.message_seconds.setdefault((("type", kind),), Histogram())
+            hist.observe(time.perf_counter() - started)
+
+    def render(self, node: Node) -> str:
+        """The exposition text, with the gauges read from the node now."""
+        hubs = list(node.hubs.values())
+        bus = node.ports.bus
+        stats = bus.stats
+        out: list[str] = []
+        gauge = _family(out, "gauge")
+        counter = _family(out, "counter")
+        gauge(
+            "codebreakers_connections",
+            "WebSockets attached to rooms on this node",
+            {(): sum(len(h.all_connections()) for h in hubs)},
+        )
+        gauge("codebreakers_rooms", "rooms held in this node's memory", {(): len(hubs)})
+        gauge(
+            "codebreakers_games_live",
+            "running games held on this node",
+            {(): sum(1 for h in hubs if h.runner is not None and not h.runner.over)},
+        )
+        counter(
+            "codebreakers_messages_total",
+            "client messages handled, by type and outcome",
+            self.messages,
+        )
+        _histograms(
+            out,
+            "codebreakers_message_seconds",
+            "time to handle a client message (type=act: a game action)",
+            self.message_seconds,
+        )
+        counter(
+            "codebreakers_actions_total",
+            "game actions this node tried to store (players, bots, timeouts), by result",
+            self.actions,
+        )
+        _histograms(
+            out, "codebreakers_store_seconds", "store calls, by operation", self.store_seconds
+        )
+        counter(
+            "codebreakers_store_errors_total",
+            "store calls that raised, by operation",
+            self.store_errors,
+        )
+        gauge("codebreakers_bus_healthy", "1 while the bus is connected", {(): int(bus.healthy)})
+        counter(
+            "codebreakers_bus_published_total", "notices handed to the bus", {(): stats.published}
+        )
+        counter(
+            "codebreakers_bus_received_total", "notices heard from the bus", {(): stats.received}
+        )
+        counter(
+            "codebreakers_bus_errors_total",
+            "failed or dropped publishes, unreadable notices, listener failures",
+            {(): stats.errors},
+        )
+        counter(
+            "codebreakers_bus_reconnects_total",
+            "times the bus subscribed again",
+            {(): stats.reconnects},
+        )
+        counter(
+            "codebreakers_catchups_total",
+            "full reads of the held rooms from the store, by reason",
+            self.catchups,
+        )
+        return "".join(out)
+
+
+def _labels(labels: Labels, extra: str = "") -> str:
+    parts = [f'{k}="{_escape(v)}"' for k, v in labels]
+    if extra:
+        parts.append(extra)
+    return "{" + ",".join(parts) + "}" if parts else ""
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _family(out: list[str], kind: str) -> Callable[[str, str, dict[Labels, int]], None]:
+    def write(name: str, help_text: str, values: dict[Labels, int]) -> None:
+        out.append(f"# HELP {name} {help_text}\n# TYPE {name} {kind}\n")
+        out.extend(f"{name}{_labels(labels)} {value}\n" for labels, value in values.items())
+
+    return write
+
+
+def _histograms(out: list[str], name: str, help_text: str, family: dict[Labels, Histogram]) -> None:
+    out.append(f"# HELP {name} {help_text}\n# TYPE {name} histogram\n")
+    for labels, hist in family.items():
+        for bound, count in zip(BUCKETS, hist.counts, strict=True):
+            le = f'le="{bound}"'
+            out.append(f"{name}_bucket{_labels(labels, le)} {count}\n")
+        inf = 'le="+Inf"'
+        out.append(f"{name}_bucket{_labels(labels, inf)} {hist.count}\n")
+        out.append(f"{name}_sum{_labels(labels)} {hist.total}\n")
+        out.append(f"{name}_count{_labels(labels)} {hist.count}\n")
+
+
+class InstrumentedStore:
+    """Any store, with each call timed and its failures counted; append results become the
+    `actions` counter. Everything else about the store is passed through untouched."""
+
+    def __init__(self, store: Store, metrics: Metrics) -> None:
+        self._store = store
+        self._metrics = metrics
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._store, name)
+        if name in ("open", "close") or not callable(found):
+            return found
+        timed = self._timed(name, found)
+        setattr(self, name, timed)  # looked up once per operation, not per call
+        return timed
+
+    def _timed(self, op: str, call: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
+        metrics = self._metrics
+        labels = (("op", op),)
+        hist = metrics.store_seconds.setdefault(labels, Histogram())
+
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                result = await call(*args, **kwargs)
+            except Exception:
+                metrics.bump(metrics.store_errors, labels)
+                raise
+            finally:
+                hist.observe(time.perf_counter() - started)
+            if isinstance(result, AppendResult):
+                metrics.bump(metrics.actions, (("result", result.name.lower()),))
+            return result
+
+        return timed
+
+
+def instrument(store: Store, metrics: Metrics) -> Store:
+    return cast(Store, InstrumentedStore(store, metrics))
+
+
+def endpoint(node: Node) -> Callable[[Request], Awaitable[Response]]:
+    async def metrics(request: Request) -> Response:
+        return Response(node.metrics.render(node), media_type=CONTENT_TYPE)
+
+    return metrics
