@@ -154,11 +154,7 @@ def export_record(
     if rules.is_over(state) or viewer.open_spectator:
         private: frozenset[str] = getattr(rules, "private_actions", frozenset())
         kept = [
-            a
-            for a in actions
-            if viewer.open_spectator
-            or a["action"].get("type") not in private
-            or a["seat"] == viewer.seat
+            a for a in actions if a["action"].get("type") not in private or a["seat"] == viewer.seat
         ]
         return build_record(game_name, setup, kept, lines)
     return {
