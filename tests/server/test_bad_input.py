@@ -54,6 +54,7 @@ def test_each_kind_of_bad_frame_has_its_code(server: TestClient, room) -> None:
     assert error_for(host, b'{"type": "dance"}')["code"] == "unknown_type"
     named = error_for(host, '{"type": "chat", "id": "c-9", "channel": "all"}')
     assert named["id"] == "c-9"
+    assert error_for(host, '{"type": "dance", "id": "d-1"}')["id"] == "d-1"
     assert host.request({"type": "chat", "channel": "all", "text": "still here"})["type"] == "ack"
 
 

@@ -95,8 +95,6 @@ async def _handle(node: Node, conn: Connection, hub: RoomHub | None, frame: str 
     try:
         if not conn.frames.take(node.ports.clock()):
             raise Refused("rate_limited", "too many frames; slow down")
-        if len(frame) > MAX_FRAME_BYTES:
-            raise Refused("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
         msg = parse_client(frame)
         msg_id = getattr(msg, "id", None)
         if isinstance(msg, Hello):
@@ -107,8 +105,8 @@ async def _handle(node: Node, conn: Connection, hub: RoomHub | None, frame: str 
             raise Refused("hello_first", "send hello first")
         await _dispatch(node, hub, conn, msg)
     except Refused as refused:
-        if msg_id is None and refused.code in ("bad_message", "frame_too_large", "rate_limited"):
-            msg_id = error_id(frame) if len(frame) <= MAX_FRAME_BYTES else None
+        if msg_id is None and len(frame) <= MAX_FRAME_BYTES:  # name the frame when it can
+            msg_id = error_id(frame)
         conn.push(encode(Error(msg_id, refused.code, refused.detail)))
     except Exception:
         log.exception("unexpected failure handling a %s frame", type(frame).__name__)
@@ -174,11 +172,11 @@ def _set_options(hub: RoomHub, msg: SetOptions, data: JSON, actor: str) -> JSON:
     return rooms.set_options(data, actor, checked, hub.rules.team_sizes(checked), msg.id)
 
 
-async def _with_node(node: Node, hub: RoomHub, conn: Connection, msg: AddBot) -> None:
+async def _add_bot_op(node: Node, hub: RoomHub, conn: Connection, msg: AddBot) -> None:
     await hub.room_op(conn, msg.id, partial(_add_bot, node, msg))
 
 
-async def _with_rules(node: Node, hub: RoomHub, conn: Connection, msg: SetOptions) -> None:
+async def _set_options_op(node: Node, hub: RoomHub, conn: Connection, msg: SetOptions) -> None:
     await hub.room_op(conn, msg.id, partial(_set_options, hub, msg))
 
 
@@ -188,8 +186,8 @@ _HANDLERS: dict[type, Handler] = {
     Chat: _chat,
     Start: _start,
     Rematch: _start,
-    AddBot: _with_node,
-    SetOptions: _with_rules,
+    AddBot: _add_bot_op,
+    SetOptions: _set_options_op,
     Rename: _room_op(lambda m, d, a: rooms.rename(d, a, m.name, m.id)),
     TakeSeat: _room_op(lambda m, d, a: rooms.take_seat(d, a, m.team, m.index, m.id)),
     LeaveSeat: _room_op(lambda m, d, a: rooms.leave_seat(d, a, m.id)),
