@@ -16,7 +16,7 @@ from codebreakers.games.decrypto.clues import check_clues, clue_warnings
 from codebreakers.games.decrypto.codes import ALL_CODES
 from codebreakers.games.decrypto.words import load_pool
 
-GAMES = 3
+GAMES = 2
 ROUNDS = 8
 
 
