@@ -102,3 +102,21 @@ def test_a_token_from_another_room_or_a_forged_one_reattaches_nothing(
     assert stranger.you is None and stranger.errors == ["bad_token"]
     forged = Client(server, clients[0].room["code"], token="A" * 32)
     assert forged.you is None and forged.errors == ["bad_token"]
+
+
+def test_an_idle_room_is_forgotten_and_reloaded_from_the_store(server: TestClient) -> None:
+    code, clients, table = start_game(server)
+    table.step()
+    tokens = [c.token for c in clients]
+    version = clients[0].version
+    for client in clients:
+        client.close()
+    node = server.app.state.node  # type: ignore[attr-defined]
+    deadline = 100
+    while code in node.hubs and deadline:  # the last socket's cleanup runs in the app's loop
+        server.get("/healthz")
+        deadline -= 1
+    assert code not in node.hubs
+    back = [Client(server, code, token=token) for token in tokens]
+    assert [c.you for c in back] == [c.you for c in clients]
+    assert all(c.version == version for c in back)
