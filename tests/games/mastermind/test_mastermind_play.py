@@ -6,9 +6,9 @@ import json
 import random
 from typing import Any
 
-from conftest import Match
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mastermind_table import Match
 
 from codebreakers.games.base import Rejection, Viewer
 from codebreakers.games.mastermind import RULES

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import SEED, Match
+from mastermind_table import SEED, Match
 
 from codebreakers.games.base import Rejection
 from codebreakers.games.mastermind import REJECTION_CODES, RULES

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 
-from conftest import SEED, Match
+from mastermind_table import SEED, Match
 
 from codebreakers.games.mastermind.scoring import score
 from codebreakers.games.mastermind.solver import Row, solver_for
