@@ -11,6 +11,9 @@ from pathlib import Path
 
 import httpx
 
+# Start-up imports the bots (numpy, word lists): seconds alone, far longer on a loaded machine.
+STARTUP_S = 90
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -35,7 +38,7 @@ class ServerProcess:
         self._wait_healthy()
 
     def _wait_healthy(self) -> None:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + STARTUP_S
         while time.monotonic() < deadline:
             if self.proc is not None and self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited early:\n{self.log.read_text()[-3000:]}")

@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-TIMEOUT_MS = 15_000
+TIMEOUT_MS = 30_000  # generous: the suite shares two cores with servers and browsers
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -52,6 +52,7 @@ class Player:
         context.add_init_script(f"localStorage.setItem('cb.lang', '{lang}')")
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
+        page.set_default_navigation_timeout(2 * TIMEOUT_MS)
         player = cls(name, context, page)
         page.on("websocket", lambda ws: ws.on("framereceived", player._frame))
         page.on("dialog", lambda d: (player.dialogs.append(d.message), d.dismiss()))

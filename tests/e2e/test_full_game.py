@@ -105,8 +105,8 @@ def game(browser: Browser, server_url: str) -> Iterator[Played]:
         while host.page.locator(".outcome").count() == 0:
             rounds += 1
             assert rounds <= 8, "the game should have ended"
-            # Both teams decode right; Black intercepts White's code (read from White's
-            # encryptor's screen) from round 2 on, White misses: Black wins after round 3.
+            # White decodes right and, in round 2, intercepts Black's code (read from Black's
+            # encryptor's screen); Black misreads its own clues twice: White wins after round 2.
             play_round(
                 rounds,
                 teams,
@@ -115,8 +115,8 @@ def game(browser: Browser, server_url: str) -> Iterator[Played]:
                     if (n, team) == (1, "white")
                     else fresh_clues(enc.keywords(), used)
                 ),
-                decode_right={"white": True, "black": True},
-                intercept_right={"white": False, "black": True},
+                decode_right={"white": True, "black": False},
+                intercept_right={"white": True, "black": False},
                 on_phase=phase_recorder(everyone, folder, snap),
             )
             wait_for(
@@ -147,18 +147,26 @@ def game(browser: Browser, server_url: str) -> Iterator[Played]:
 
 
 def test_the_game_reaches_its_end_through_the_ui(game: Played) -> None:
-    # Black intercepted White in rounds 2 and 3: two ⚪, Black wins after round 3.
-    assert game.rounds == 3
+    # Black misread its own clues in rounds 1 and 2: two ⚫, White wins after round 2.
+    assert game.rounds == 2
     for p in game.players:
         outcome = p.page.locator(".outcome")
-        expect(outcome.locator("#end-title .team-badge")).to_have_text(re.compile("Black"))
+        expect(outcome.locator("#end-title .team-badge")).to_have_text(re.compile("White"))
         # Every keyword is revealed to everyone at the end.
         for words in game.keywords.values():
             for word in words:
                 expect(outcome).to_contain_text(word)
         assert p.errors == [], p.errors
     black = game.teams["black"][0].page
-    expect(black.locator(".token-team").nth(1).locator(".token.interception.got")).to_have_count(2)
+    tokens = black.locator(".token-team")
+    expect(tokens.nth(1).locator(".token.miscommunication.got")).to_have_count(2)
+    expect(tokens.nth(0).locator(".token.interception.got")).to_have_count(1)
+    # The complete game record (setup, every action, the chat) downloads from the end screen.
+    with black.expect_download() as download:
+        black.locator(".outcome button").last.click()
+    record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert record["game"] == "decrypto" and record["complete"] is True
+    assert ALL_CHAT in json.dumps(record, ensure_ascii=False)
 
 
 def assert_never_held(p: Player, words: list[str], pages: list[str], ui: set[str]) -> int:

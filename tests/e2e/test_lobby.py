@@ -24,7 +24,9 @@ def test_home_and_lobby_controls(browser: Browser, server_url: str) -> None:
     bea = Player.open(browser, "Bea", PHONE)
     cyr = Player.open(browser, "Cyr", DESKTOP, "fr")
     try:
-        host.page.goto(server_url)
+        host.page.goto(f"{server_url}/r/ZZZZZZ")  # no such room: said so, with a way home
+        expect(host.page.locator(".center-card[role=alert]")).to_contain_text("No room")
+        host.page.click(".center-card button")
         host.page.select_option("#new-words", "ko")
         host.page.check("#new-public")
         host.page.click("form.create button[type=submit]")

@@ -55,7 +55,15 @@ def test_reload_returns_to_the_same_seat_and_state(browser: Browser, server_url:
         expect(enc.page.locator("#clue-1")).to_have_value("harbor")
         assert enc.read_code() == code
         assert enc.keywords() == keywords
+        # Rule checks before submitting: a digit is only warned about (by the server's check
+        # of the draft); one of the team's own keywords blocks the review button.
+        enc.page.fill("#clue-2", "3")
+        expect(enc.page.locator("#clue-2-msg .warning")).to_be_visible()
+        enc.page.fill("#clue-2", keywords[0].upper())
+        expect(enc.page.locator("#clue-2-msg .error-text")).to_be_visible()
+        expect(enc.page.locator("section.encryptor form button[type=submit]")).to_be_disabled()
         # Keyboard only: the third clue, Enter to review, Enter to transmit.
+        enc.page.fill("#clue-2", "")
         enc.page.focus("#clue-2")
         enc.page.keyboard.type("velvet")
         enc.page.keyboard.press("Enter")
@@ -110,7 +118,8 @@ def test_server_restart_shows_the_banner_and_resumes(
             p.shot(folder, "1-connection-lost")
         own_server.start()
         for p in players:
-            expect(p.page.locator(".banner")).to_have_count(0, timeout=20_000)
+            # The next attempt comes at most 15 s (+25 % jitter) after the server is back.
+            expect(p.page.locator(".banner")).to_have_count(0, timeout=40_000)
         assert enc.keywords() == keywords
         expect(enc.page.locator("#clue-0")).to_have_value("lantern")
         expect(enc.page.locator("#clue-1")).to_have_value("meadow")

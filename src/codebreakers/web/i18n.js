@@ -7,7 +7,7 @@ export const LANGUAGES = { en: "English", fr: "Français", ru: "Русский",
 const KEY = "cb.lang";
 
 let catalog = {};
-let fallback = {};
+let english = null; // the fallback for a key a translation lacks, loaded once
 
 export function pickLanguage() {
   const saved = localStorage.getItem(KEY);
@@ -25,17 +25,15 @@ async function fetchCatalog(lang) {
   return res.json();
 }
 
-/** Loads `lang` (and English as the fallback for a missing key) and remembers the choice. */
+/** Loads `lang` (and English, the fallback for a missing key) and remembers the choice. */
 export async function loadLanguage(lang, remember = false) {
   if (!(lang in LANGUAGES)) lang = "en";
   const [cat, en] = await Promise.all([
-    fetchCatalog(lang),
-    lang === "en" || fallback.__lang === "en" ? null : fetchCatalog("en"),
+    lang === "en" ? null : fetchCatalog(lang),
+    english || fetchCatalog("en"),
   ]);
-  catalog = cat;
-  if (lang === "en") fallback = cat;
-  else if (en) fallback = en;
-  fallback.__lang = "en";
+  english = en;
+  catalog = cat || en;
   if (remember) localStorage.setItem(KEY, lang);
   document.documentElement.lang = lang;
   return lang;
@@ -43,15 +41,15 @@ export async function loadLanguage(lang, remember = false) {
 
 /** The text for `key` with `{name}` placeholders filled from `params`. */
 export function t(key, params) {
-  let text = catalog[key] ?? fallback[key];
+  let text = catalog[key] ?? english[key];
   if (text === undefined) return key;
   if (params) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? params[name] : m));
   return text;
 }
 
-/** Whether the catalog has a text for `key` (used to fall back for unknown error codes). */
-export function has(key) {
-  return key in catalog || key in fallback;
+/** Whether a catalog has a text for `key`. */
+function has(key) {
+  return key in catalog || key in english;
 }
 
 /** A server or engine error code as a sentence in the interface language. */

@@ -25,22 +25,33 @@ const pending = new Map(); // id -> {frame, resolve, quiet}
 const tokenKey = (code) => `cb.token.${code}`;
 export const savedToken = (code) => localStorage.getItem(tokenKey(code));
 
+/** Forgets everything about the room this tab was in. */
+function forgetRoom() {
+  pending.clear();
+  update({ room: null, you: null, view: null, gameId: null, version: 0, chat: [], chatSeq: 0 });
+}
+
 /** Opens (or re-opens) the socket for a room; a different room resets the client state. */
 export function connect(code) {
   if (roomCode !== code) {
-    pending.clear();
-    update({ room: null, you: null, view: null, gameId: null, version: 0, chat: [], chatSeq: 0, roomError: null });
+    forgetRoom();
+    update({ roomError: null });
   }
   roomCode = code;
   open();
 }
 
+/** Closes the socket for good (leaving the room screen, or a room that doesn't exist). */
 export function disconnect() {
   roomCode = null;
   clearTimeout(retryTimer);
-  if (ws) ws.close(1000);
+  if (ws) {
+    ws.onclose = null;
+    ws.close(1000);
+  }
   ws = null;
-  update({ connection: "idle" });
+  forgetRoom();
+  update({ connection: "idle", retryAt: null });
 }
 
 function open() {

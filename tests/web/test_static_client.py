@@ -1,0 +1,62 @@
+"""Static guarantees of the browser client that need no browser: the vendored library is the
+pinned one and self-contained, and nothing in the client reaches outside the site."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "src" / "codebreakers" / "web"
+SCRIPT = ROOT / "scripts" / "vendor-ui.sh"
+
+
+def pinned(name: str) -> str:
+    found = re.search(rf"^{name}=(\S+)$", SCRIPT.read_text(), re.M)
+    assert found, name
+    return found.group(1)
+
+
+def test_vendored_versions_are_the_pinned_ones() -> None:
+    versions = (WEB / "vendor" / "VERSIONS").read_text()
+    assert f"preact {pinned('PREACT')} sha512:" in versions
+    assert f"htm {pinned('HTM')} sha512:" in versions
+    for name in ("preact.js", "hooks.js", "htm.js"):
+        assert (WEB / "vendor" / name).stat().st_size > 500
+
+
+def test_modules_import_only_relative_paths() -> None:
+    """No bare specifier (it would need an import map) and no URL (a CDN at run time)."""
+    imports = re.compile(r"""(?:from|import)\s*["']([^"']+)["']""")
+    for path in WEB.rglob("*.js"):
+        for spec in imports.findall(path.read_text(encoding="utf-8")):
+            assert spec.startswith("./") or spec.startswith("../"), (path.name, spec)
+
+
+def test_no_third_party_url_and_no_inline_script() -> None:
+    page = (WEB / "index.html").read_text(encoding="utf-8")
+    assert "default-src 'self'" in page
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
+    assert scripts == [(' type="module" src="/static/app.js"', "")]  # no inline code
+    urls = re.compile(r"""["'(]\s*(?:https?:)?//""")
+    for path in [*WEB.rglob("*.js"), *WEB.rglob("*.css"), WEB / "index.html"]:
+        if "vendor" in path.parts:
+            continue
+        assert not urls.search(path.read_text(encoding="utf-8")), path.name
+
+
+def test_user_text_is_never_set_as_html() -> None:
+    for path in WEB.rglob("*.js"):
+        if "vendor" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert "innerHTML" not in text and "dangerouslySetInnerHTML" not in text, path.name
+
+
+def test_index_preloads_every_module() -> None:
+    """No build step means many small modules; preloading them all from the page lets the
+    browser fetch them in parallel rather than one level of imports after another."""
+    page = (WEB / "index.html").read_text(encoding="utf-8")
+    preloaded = set(re.findall(r'rel="modulepreload" href="/static/([^"]+)"', page))
+    modules = {p.relative_to(WEB).as_posix() for p in WEB.rglob("*.js")} - {"app.js"}
+    assert preloaded == modules
