@@ -1,0 +1,116 @@
+"""The operations surface in-process: /metrics after a few moves, JSON log lines, the health
+check while draining, and a catch-up that finds what a lost notice would have said."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+from multinode_helpers import parse_metrics
+from server_harness import OPEN, Client, Table, make_ports, new_room
+from starlette.testclient import TestClient
+
+from codebreakers.server.app import create_app
+from codebreakers.server.config import ServerConfig
+from codebreakers.server.logging_setup import JsonFormatter
+from codebreakers.server.metrics import Histogram
+
+
+def test_metrics_count_messages_actions_and_sockets(tmp_path: Path) -> None:
+    with TestClient(create_app(make_ports(tmp_path / "m.db"), ServerConfig())) as http:
+        code = new_room(http)
+        clients = [Client(http, code) for _ in range(4)]
+        try:
+            for client, name in zip(clients, "ABCD", strict=True):
+                client.join(name)
+            host = next(c for c in clients if c.you == c.room["host"])
+            host.ok({"type": "start"})
+            table = Table(clients)
+            table.sync(0)
+            table.step()
+            table.step()
+            refused = clients[0].request({"type": "act", "action": {"type": "nonsense"}})
+            assert refused["type"] == "error"
+            seen = parse_metrics(http.get("/metrics").text)
+        finally:
+            for client in list(OPEN):
+                client.close()
+    assert seen["codebreakers_connections"] == 4
+    assert seen["codebreakers_rooms"] == 1
+    assert seen["codebreakers_games_live"] == 1
+    assert seen['codebreakers_messages_total{type="Act",outcome="ok"}'] == 2
+    assert seen['codebreakers_messages_total{type="Act",outcome="refused"}'] == 1
+    assert seen['codebreakers_messages_total{type="Join",outcome="ok"}'] == 4
+    assert seen['codebreakers_message_seconds_count{type="Act"}'] == 3
+    assert seen['codebreakers_message_seconds_bucket{type="Act",le="+Inf"}'] == 3
+    assert seen['codebreakers_actions_total{result="appended"}'] == 2
+    assert seen['codebreakers_store_seconds_count{op="append_action"}'] == 2
+    assert "codebreakers_store_errors_total" not in " ".join(seen)  # nothing failed
+    assert seen["codebreakers_bus_healthy"] == 1
+    assert seen["codebreakers_bus_published_total"] >= 7  # a notice per change: joins, start, acts
+
+
+def test_histogram_buckets_are_cumulative() -> None:
+    hist = Histogram()
+    for seconds in (0.0005, 0.003, 0.003, 7.0):
+        hist.observe(seconds)
+    assert hist.counts[0] == 1  # <= 1 ms
+    assert hist.counts[2] == 3  # <= 5 ms
+    assert hist.counts[-1] == 3  # <= 5 s: the 7 s one only in +Inf (count)
+    assert hist.count == 4 and hist.total == 7.0065
+
+
+def test_json_log_lines_carry_fields_and_exceptions() -> None:
+    record = logging.LogRecord(
+        "codebreakers.x", logging.WARNING, __file__, 1, "room %s", ("K7",), None
+    )
+    record.room = "K7"
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        record.exc_info = sys.exc_info()
+    entry = json.loads(JsonFormatter().format(record))
+    assert entry["level"] == "warning" and entry["logger"] == "codebreakers.x"
+    assert entry["msg"] == "room K7" and entry["room"] == "K7"
+    assert "ValueError: boom" in entry["exc"]
+    assert entry["ts"].endswith("+00:00")
+
+
+def test_health_check_turns_away_the_balancer_while_draining(tmp_path: Path) -> None:
+    app = create_app(make_ports(tmp_path / "h.db"), ServerConfig())
+    with TestClient(app) as http:
+        assert http.get("/healthz").status_code == 200
+        app.state.node.draining = True
+        answer = http.get("/healthz")
+    assert answer.status_code == 503 and answer.json() == {"status": "draining"}
+
+
+def test_a_catch_up_reads_what_a_lost_notice_said(tmp_path: Path) -> None:
+    """Two nodes whose buses don't reach each other (every notice lost): a catch-up pass on
+    the second brings its sockets the first node's changes from the store."""
+    db = tmp_path / "shared.db"
+    first = TestClient(create_app(make_ports(db), ServerConfig()))
+    second_app = create_app(make_ports(db), ServerConfig())  # each its own in-process bus
+    second = TestClient(second_app)
+    with first, second:
+        code = new_room(first)
+        here = Client(first, code)
+        there = Client(second, code)
+        try:
+            here.join("A")
+            assert len(there.room["players"]) == 0  # the notice never reached the second node
+            node = second_app.state.node
+            second.portal.call(node.catchup.all_rooms, "poll")  # what the poll loop does
+            while len(there.room["players"]) < 1:
+                there.recv()
+            assert there.room["players"][0]["name"] == "A"
+            here.ok({"type": "chat", "channel": "all", "text": "hello"})
+            second.portal.call(node.catchup.all_rooms, "poll")
+            while not there.chat:
+                there.recv()
+            assert there.chat[0]["text"] == "hello"
+        finally:
+            for client in list(OPEN):
+                client.close()
