@@ -101,6 +101,7 @@ def test_split_game_survives_sigkill_of_one_node(nodes: list[RealServer]) -> Non
     tokens = [c.token for c in clients]
     for node in nodes:
         text = node.log.read_text()
+        assert "node started" in text and "/healthz" in text  # ours and uvicorn's lines
         assert not any(token and token in text for token in tokens)
         for line in text.splitlines():
             entry = json.loads(line)

@@ -19,7 +19,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 # Attributes every LogRecord has; anything else was passed with `extra=` and is a field.
-_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+# uvicorn's `color_message` repeats `msg` with terminal colours: not a field.
+_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
+    "message",
+    "asctime",
+    "color_message",
+}
 
 
 class JsonFormatter(logging.Formatter):
