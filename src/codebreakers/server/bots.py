@@ -55,15 +55,6 @@ class BotDriver:
             if not moved and not self._again:
                 return
 
-    def _bot_seats(self) -> list[str]:
-        hub = self._hub
-        runner = hub.runner
-        if runner is None or runner.over or hub.data["status"] != "playing":
-            return []
-        players = hub.data["players"]
-        seats = [s for team in runner.setup["teams"].values() for s in team]
-        return [s for s in seats if players.get(s, {}).get("kind") == "bot"]
-
     def _bot(self, game_id: str, seat: str) -> Bot:
         key = (game_id, seat)
         if key not in self._bots:
@@ -84,7 +75,7 @@ class BotDriver:
     async def _step(self) -> bool:
         """Let the first bot that wants to move make one move; True if one did."""
         hub = self._hub
-        for seat in self._bot_seats():
+        for seat in hub.bot_seats():
             runner = hub.runner
             assert runner is not None
             version, game_id = runner.version, runner.game_id

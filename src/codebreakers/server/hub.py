@@ -174,10 +174,16 @@ class RoomHub:
 
     def _has_live_duties(self) -> bool:
         runner = self.runner
-        if runner is None or runner.over:
-            return False
-        bots = any(self.data["players"].get(p, {}).get("kind") == "bot" for p in runner.seats())
-        return bots or runner.deadline() is not None
+        return bool(self.bot_seats()) or (runner is not None and runner.deadline() is not None)
+
+    def bot_seats(self) -> list[str]:
+        """The running game's bot seats, in table order (none once it is over)."""
+        runner = self.runner
+        if runner is None or runner.over or self.data["status"] != "playing":
+            return []
+        players = self.data["players"]
+        seats = [s for team in runner.setup["teams"].values() for s in team]
+        return [s for s in seats if players.get(s, {}).get("kind") == "bot"]
 
     def all_connections(self) -> list[Connection]:
         return [c for group in self.conns.values() for c in group]
@@ -241,7 +247,10 @@ class RoomHub:
             "seed": secrets.randbits(62),
             "now": self.ports.clock(),
         }
-        return data, GameRunner.start(self.rules, game_id, setup)
+        runner = GameRunner.start(self.rules, game_id, setup)
+        if self.runner is not None:  # a retry of the last game's action is not a new action
+            runner.applied_ids.update(self.runner.applied_ids)
+        return data, runner
 
     async def _change(self, make: Callable[[JSON], tuple[JSON, Any]]) -> Any:
         """Store the document `make` builds from the current one; on a version conflict (another
@@ -323,6 +332,8 @@ class RoomHub:
     async def _submit(self, seat: str, raw: JSON, action_id: str | None) -> int:
         """Parse, apply, store and push one action; the version it was stored at."""
         runner = self.runner
+        if runner is not None and action_id is not None and (seat, action_id) in runner.applied_ids:
+            return runner.applied_ids[(seat, action_id)]  # a retry, even of a game's last action
         if runner is None or self.data["status"] != "playing":
             raise Refused("no_game", "no game is running")
         if seat != SYSTEM_SEAT and seat not in runner.seats():

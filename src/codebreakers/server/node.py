@@ -149,7 +149,7 @@ class Node:
             )
         if timer is not None:
             timer.arm(deadline)
-        if live and self.ports.make_bot is not None:
+        if live and self.ports.make_bot is not None and hub.bot_seats():
             driver = self._bots.get(hub.code)
             if driver is None:
                 driver = self._bots[hub.code] = BotDriver(
