@@ -3,10 +3,12 @@ check while draining, and a catch-up that finds what a lost notice would have sa
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 from multinode_helpers import parse_metrics
 from server_harness import OPEN, Client, Table, make_ports, new_room
@@ -16,6 +18,7 @@ from codebreakers.server.app import create_app
 from codebreakers.server.config import ServerConfig
 from codebreakers.server.logging_setup import JsonFormatter
 from codebreakers.server.metrics import Histogram
+from codebreakers.server.shutdown import InFlight, drain
 
 
 def test_metrics_count_messages_actions_and_sockets(tmp_path: Path) -> None:
@@ -114,3 +117,37 @@ def test_a_catch_up_reads_what_a_lost_notice_said(tmp_path: Path) -> None:
         finally:
             for client in list(OPEN):
                 client.close()
+
+
+def test_drain_stops_accepting_then_waits_for_messages_in_flight_before_bye() -> None:
+    """The order of a graceful stop, with stand-ins for uvicorn's listener and the node."""
+    events: list[str] = []
+
+    class Listener:
+        def close(self) -> None:
+            events.append("stop accepting")
+
+    class FakeNode:
+        draining = False
+        in_flight = InFlight()
+
+        def say_goodbye(self, retry_ms: int) -> None:
+            events.append(f"bye {retry_ms}")
+
+    async def scenario() -> None:
+        node = FakeNode()
+
+        async def message() -> None:
+            with node.in_flight.track():
+                await asyncio.sleep(0.2)
+                events.append("ack")
+
+        handling = asyncio.create_task(message())
+        await asyncio.sleep(0)
+        server = SimpleNamespace(servers=[Listener()])
+        await drain(server, node)  # type: ignore[arg-type]
+        await handling
+        assert node.draining
+
+    asyncio.run(scenario())
+    assert events == ["stop accepting", "ack", "bye 1000"]
