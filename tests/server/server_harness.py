@@ -123,6 +123,7 @@ class Table:
     def __init__(self, clients: list[Client]) -> None:
         self.by_seat = {c.you: c for c in clients}
         self.codes: dict[tuple[int, str], list[int]] = {}
+        self.last: tuple[Client, dict[str, Any]] | None = None  # the last action sent, as sent
         self.clue_count = 0
 
     def sync(self, version: int) -> None:
@@ -160,6 +161,7 @@ class Table:
             assert task["task"] == "lock_enemy", task
             action = {"type": "lock", "target": "enemy", "code": wrong(self.codes[(rnd, enemy)])}
         ack = client.ok({"type": "act", "action": action})
+        self.last = (client, {"type": "act", "id": ack["id"], "action": action})
         self.sync(ack["version"])
         return ack
 

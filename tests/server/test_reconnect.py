@@ -120,3 +120,20 @@ def test_an_idle_room_is_forgotten_and_reloaded_from_the_store(server: TestClien
     back = [Client(server, code, token=token) for token in tokens]
     assert [c.you for c in back] == [c.you for c in clients]
     assert all(c.version == version for c in back)
+
+
+def test_the_action_that_ended_the_game_can_be_retried(server: TestClient) -> None:
+    _, clients, table = start_game(server)
+    table.play_out()
+    assert table.last is not None
+    client, frame = table.last
+    final = client.version
+    client.send(frame)
+    assert client.expect("ack") == {"type": "ack", "id": frame["id"], "version": final}
+    old_game = client.room["game_id"]
+    clients[0].ok({"type": "rematch"})
+    while client.room["game_id"] == old_game or client.version != 0:
+        client.recv()
+    client.send(frame)  # still the old game's action: acknowledged, not played in the new one
+    assert client.expect("ack") == {"type": "ack", "id": frame["id"], "version": final}
+    assert client.version == 0  # a view of a new version would have come before the ack
