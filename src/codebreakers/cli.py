@@ -40,6 +40,18 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument(
         "--log-level", default=os.environ.get("CODEBREAKERS_LOG_LEVEL", "info"), help="log level"
     )
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=float(os.environ.get("CODEBREAKERS_BOT_DELAY", "1.2")),
+        help="seconds a bot pauses before each move (a human-like rhythm; 0 in tests)",
+    )
+    p.add_argument(
+        "--offer-bots-after",
+        type=float,
+        default=float(os.environ.get("CODEBREAKERS_OFFER_BOTS_AFTER", "20")),
+        help="seconds before a quick-join lobby offers its host bots for the empty seats",
+    )
 
 
 def _simulate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -18,7 +18,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from codebreakers.server import metrics, ws
+from codebreakers.server import metrics, quickplay, ws
 from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.server.errors import Refused
 from codebreakers.server.http_routes import WEB_DIR, error_response, routes
@@ -44,6 +44,7 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
     app = Starlette(
         routes=[
             *routes(node),
+            *quickplay.routes(node),
             Route("/metrics", metrics.endpoint(node)),
             WebSocketRoute("/ws", partial(ws.endpoint, node)),
             Mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),

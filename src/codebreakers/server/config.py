@@ -26,6 +26,7 @@ BOT_LEVELS = ("easy", "normal", "hard")
 class ServerConfig:
     public_url: str | None = None  # the site's own URL: share links and the Origin check
     bot_delay_s: float = 1.2  # a human-like pause before each bot move (0 in tests)
+    offer_bots_after_s: float = 20.0  # a quick-join lobby offers bots to its host after this
     frame_burst: float = 30.0  # frames a socket may send at once ...
     frames_per_s: float = 10.0  # ... and then per second
 

@@ -54,7 +54,12 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         make_bot=make_bot,
         bot_games=frozenset(BOT_GAMES),
     )
-    app = create_app(ports, ServerConfig(public_url=args.public_url))
+    settings = ServerConfig(
+        public_url=args.public_url,
+        bot_delay_s=args.bot_delay,
+        offer_bots_after_s=args.offer_bots_after,
+    )
+    app = create_app(ports, settings)
     config = uvicorn.Config(
         app,
         host=args.host,

@@ -1,0 +1,186 @@
+"""One-click ways in: `POST /api/play-now` (a room with bots, the visitor seated, the game
+started) and `POST /api/quick-join` (the public room closest to starting, or a new one).
+
+Nothing here changes a room by itself: the visitor joins, the bots sit and the game starts
+through the room hub's own operations (`join`, `room_op` with `rooms.add_bot`, `begin`), the
+same path a browser's socket takes, so durability, pushes and bots behave as for any room. The
+hub talks to sockets; an HTTP request has none, so a `_Seat` stands in for one and keeps the
+frames the hub sends it, of which only the `joined` frame (the seat token) is read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any, TypeVar, cast
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from codebreakers.games.base import Rejection
+from codebreakers.server import rooms
+from codebreakers.server.connection import Connection
+from codebreakers.server.errors import Refused
+from codebreakers.server.http_routes import _bounded_body, base_url, error_response
+from codebreakers.server.hub import RoomHub
+from codebreakers.server.node import Node
+
+JSON = dict[str, Any]
+T = TypeVar("T")
+BOT_LEVEL = "normal"
+QUICK_GAME = "decrypto"
+
+
+class PlayNow(msgspec.Struct, forbid_unknown_fields=True):
+    game: str
+    name: str
+    lang: str = "en"
+
+
+class QuickJoin(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    lang: str = "en"
+    game: str = QUICK_GAME
+
+
+class _Seat:
+    """A socket-shaped stand-in for the HTTP visitor while the hub seats it."""
+
+    __slots__ = ("frames", "player", "room")
+
+    def __init__(self) -> None:
+        self.frames: list[str] = []
+        self.player: str | None = None
+        self.room: str | None = None
+
+    def push(self, text: str) -> None:
+        self.frames.append(text)
+
+    def token(self) -> str:
+        for frame in self.frames:
+            message = msgspec.json.decode(frame)
+            if message.get("type") == "joined":
+                return str(message["token"])
+        raise RuntimeError("the hub seated the visitor without a token")
+
+
+async def read_body(request: Request, kind: type[T]) -> T:
+    """The request's JSON body as `kind`; bad JSON or fields are refused like `POST /api/rooms`."""
+    body = await _bounded_body(request)
+    try:
+        return msgspec.json.decode(body, type=kind)
+    except msgspec.ValidationError as exc:
+        raise Refused("bad_message", str(exc)) from None
+    except msgspec.DecodeError as exc:
+        raise Refused("bad_json", str(exc)) from None
+
+
+def options_for(node: Node, game: str, lang: str) -> JSON:
+    """The game's options with the word pool in the visitor's language when the game has one."""
+    rules = node.ports.rules.get(game)
+    if rules is None:
+        raise Refused("unknown_game", f"no game {game!r} here")
+    in_lang = rules.check_options({"words": lang})
+    return {"words": lang} if not isinstance(in_lang, Rejection) else {}
+
+
+def closest_to_start(rows: list[Any], game: str) -> Any | None:
+    """The waiting public room of `game` with a free seat that needs the fewest players to
+    start; then the one with most seated players; then the oldest."""
+    best: tuple[tuple[int, int, float], Any] | None = None
+    for row in rows:
+        data = row.data
+        if data["game"] != game or data["status"] != "waiting" or not rooms.free_seats(data):
+            continue
+        seated = {team: sum(p is not None for p in slots) for team, slots in data["seats"].items()}
+        missing = sum(max(0, lo - seated[team]) for team, (lo, _hi) in data["sizes"].items())
+        key = (missing, -sum(seated.values()), row.created_at)
+        if best is None or key < best[0]:
+            best = (key, row)
+    return best[1] if best else None
+
+
+async def join_as(hub: RoomHub, name: str) -> tuple[str, str]:
+    """Join `name` to the room as a browser's `join` would; returns (player id, seat token)."""
+    seat = _Seat()
+    await hub.join(cast(Connection, seat), f"http-{secrets.token_hex(4)}", name)
+    await hub.detach(cast(Connection, seat))
+    assert seat.player is not None
+    return seat.player, seat.token()
+
+
+async def fill_and_start(hub: RoomHub, host: str) -> None:
+    """As the host: a bot in every slot a team needs to start (rooms.add_bot), then start."""
+    seat = _Seat()
+    seat.player = seat.room = host
+    conn = cast(Connection, seat)
+    for team, (lo, _hi) in hub.data["sizes"].items():
+        for index in range(lo):
+            if hub.data["seats"][team][index] is None:
+                op_id = f"bot-{team}-{index}"
+                await hub.room_op(
+                    conn,
+                    op_id,
+                    lambda data, actor, t=team, i=index, o=op_id: rooms.add_bot(
+                        data, actor, t, i, BOT_LEVEL, o
+                    )[0],
+                )
+    await hub.begin(conn, "play-start", rematch=False)
+
+
+def routes(node: Node) -> list[Route]:
+    quick_lock = asyncio.Lock()
+
+    async def play_now(request: Request) -> Response:
+        try:
+            asked = await read_body(request, PlayNow)
+            rooms.clean_name(asked.name)
+            if asked.game not in node.ports.bot_games or node.ports.make_bot is None:
+                raise Refused("bots_unavailable", f"no bots for {asked.game!r} here")
+            options = options_for(node, asked.game, asked.lang)
+            hub = await node.create_room(asked.game, options, False, base_url(request))
+            pid, token = await join_as(hub, asked.name)
+            await fill_and_start(hub, pid)
+        except Refused as refused:
+            return error_response(refused)
+        await hub.publish()
+        url = hub.description()["url"]
+        return JSONResponse(
+            {"code": hub.code, "url": url, "you": pid, "token": token}, status_code=201
+        )
+
+    async def quick_join(request: Request) -> Response:
+        try:
+            asked = await read_body(request, QuickJoin)
+            rooms.clean_name(asked.name)
+            options = options_for(node, asked.game, asked.lang)
+            async with quick_lock:  # the next visitor sees this one seated: no twin rooms
+                rows = await node.ports.store.list_rooms(public=True, waiting=True, limit=50)
+                found = closest_to_start(rows, asked.game)
+                hub = await node.hub(found.code) if found is not None else None
+                created = hub is None
+                if hub is None:
+                    hub = await node.create_room(asked.game, options, True, base_url(request))
+                pid, token = await join_as(hub, asked.name)
+        except Refused as refused:
+            return error_response(refused)
+        await hub.publish()
+        url = hub.description()["url"]
+        node.release(hub)
+        return JSONResponse(
+            {
+                "code": hub.code,
+                "url": url,
+                "you": pid,
+                "token": token,
+                "created": created,
+                "offer_bots_after_s": node.config.offer_bots_after_s,
+            }
+        )
+
+    return [
+        Route("/api/play-now", play_now, methods=["POST"]),
+        Route("/api/quick-join", quick_join, methods=["POST"]),
+    ]
