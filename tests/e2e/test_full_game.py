@@ -1,8 +1,9 @@
 """Four people play a whole Decrypto game through the browser client, on three laptops and a phone.
 
-The game is played once per module (fixture `game`); the tests below check what it recorded:
+A spectator watches. The game is played once; the checks below then look at what it recorded:
 that it reached its end through the UI, that no page ever held the enemy's keywords before the
-end, and that everything players typed was shown as text, never as HTML.
+end (nor a spectator's any keyword), that everything players typed was shown as text, never as
+HTML, and what a fresh phone downloads to show the table.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,7 @@ from e2e.table_driver import (
     wait_for,
 )
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]  # 40 s when the machine is quiet
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "codebreakers" / "web"
 NAMES = ["Ann <b>bold</b>", "Bo <img src=x onerror=alert(1)>", "Cy & <i>co</i>", "Dee"]
@@ -81,8 +83,8 @@ def phase_recorder(
     return record
 
 
-@pytest.fixture(scope="module")
-def game(browser: Browser, server_url: str) -> Iterator[Played]:
+@contextmanager
+def play_game(browser: Browser, server_url: str) -> Iterator[Played]:
     folder = ARTIFACTS / "full_game"
     folder.mkdir(parents=True, exist_ok=True)
     people = [(NAMES[0], DESKTOP, "en"), (NAMES[1], DESKTOP, "en")]
@@ -146,7 +148,7 @@ def game(browser: Browser, server_url: str) -> Iterator[Played]:
             p.context.close()
 
 
-def test_the_game_reaches_its_end_through_the_ui(game: Played) -> None:
+def check_the_game_reaches_its_end_through_the_ui(game: Played) -> None:
     # Black misread its own clues in rounds 1 and 2: two ⚫, White wins after round 2.
     assert game.rounds == 2
     for p in game.players:
@@ -188,7 +190,7 @@ def assert_never_held(p: Player, words: list[str], pages: list[str], ui: set[str
     return checked
 
 
-def test_no_page_holds_the_enemy_keywords_before_the_end(game: Played) -> None:
+def check_no_page_holds_the_enemy_keywords_before_the_end(game: Played) -> None:
     ui = ui_words()
     checked = 0
     for team, members in game.teams.items():
@@ -198,7 +200,7 @@ def test_no_page_holds_the_enemy_keywords_before_the_end(game: Played) -> None:
     assert checked > 0
 
 
-def test_the_spectator_sees_the_board_without_secrets(game: Played) -> None:
+def check_the_spectator_sees_the_board_without_secrets(game: Played) -> None:
     eve = game.spectator
     both = game.keywords["white"] + game.keywords["black"]
     assert assert_never_held(eve, both, game.html_before_end[eve.name], ui_words()) > 0
@@ -208,7 +210,7 @@ def test_the_spectator_sees_the_board_without_secrets(game: Played) -> None:
     expect(eve.page.locator(".log .log-round")).to_have_count(game.rounds)
 
 
-def test_typed_text_is_shown_literally(game: Played) -> None:
+def check_typed_text_is_shown_literally(game: Played) -> None:
     for p in [*game.players, game.spectator]:
         page = p.page
         assert p.dialogs == [], "an alert ran: typed HTML was executed"
@@ -227,7 +229,7 @@ def test_typed_text_is_shown_literally(game: Played) -> None:
     expect(host.locator(".chat-all .who")).to_contain_text(black[0].name)
 
 
-def test_first_load_of_the_table_stays_under_150_kb(game: Played) -> None:
+def check_first_load_of_the_table_stays_under_150_kb(game: Played) -> None:
     """The size budget of the client (docs/performance.md, "Browser client first load"): what a
     phone with an empty cache downloads to show a running table, compressed as sent."""
     load = game.first_load
@@ -240,3 +242,14 @@ def test_first_load_of_the_table_stays_under_150_kb(game: Played) -> None:
         print(f"  {size:7d}  {name}")
     assert "static/vendor/preact.js" in load["files"]
     assert load["http_bytes"] < 150 * 1024
+
+
+def test_a_whole_game_through_the_browser(browser: Browser, server_url: str) -> None:
+    """One game, then every check on what it recorded (a single test, so that pytest-xdist
+    never plays the game twice on two workers)."""
+    with play_game(browser, server_url) as game:
+        check_the_game_reaches_its_end_through_the_ui(game)
+        check_no_page_holds_the_enemy_keywords_before_the_end(game)
+        check_the_spectator_sees_the_board_without_secrets(game)
+        check_typed_text_is_shown_literally(game)
+        check_first_load_of_the_table_stays_under_150_kb(game)

@@ -16,6 +16,7 @@ import { ConnectionBanner } from "./components/banner.js";
 import { Home } from "./components/home.js";
 import { Room } from "./components/room.js";
 import { RulesDialog } from "./components/rules.js";
+import { FirstGameGuide } from "./components/guide.js";
 
 const root = document.getElementById("app");
 
@@ -42,6 +43,7 @@ function App({ state }) {
     <main id="main">
       ${state.route.name === "room" ? html`<${Room} state=${state} />` : html`<${Home} />`}
     </main>
+    ${state.route.name === "room" ? html`<${FirstGameGuide} state=${state} />` : null}
     ${state.rulesOpen ? html`<${RulesDialog} state=${state} onClose=${() => update({ rulesOpen: false })} />` : null}
     <div class="toasts" role="status" aria-live="polite">
       ${state.toasts.map((x) => html`<div class="toast">${x.text}</div>`)}
@@ -58,7 +60,8 @@ function draw(state) {
     else disconnect();
   }
   render(html`<${App} state=${state} />`, root);
-  const task = state.view && state.room ? gameUi(state.room.game).myTask(state.view) : null;
+  const ui = state.room && gameUi(state.room.game);
+  const task = ui && state.view ? ui.myTask(state.view) : null;
   const title = state.room ? `${state.room.code} · ${t("app.title")}` : t("app.title");
   signalTurn(task, title, state.muted);
 }

@@ -7,6 +7,7 @@ import { t, errorText, LANGUAGES } from "../i18n.js";
 import { navigate } from "../router.js";
 import { toast } from "../store.js";
 import { GAME_NAMES, gameUi } from "../games.js";
+import { QuickStart } from "./playnow.js";
 
 const CODE_RE = /^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{6}$/;
 const REFRESH_MS = 5000;
@@ -22,7 +23,8 @@ async function httpError(res) {
 
 function CreateRoom() {
   const [game, setGame] = useState(GAME_NAMES[0]);
-  const [options, setOptions] = useState(() => ({ ...gameUi(game).defaults, words: document.documentElement.lang in LANGUAGES ? document.documentElement.lang : "en" }));
+  const lang = document.documentElement.lang;
+  const [options, setOptions] = useState(() => gameUi(game).defaults(lang));
   const [isPublic, setPublic] = useState(false);
   const [busy, setBusy] = useState(false);
   const ui = gameUi(game);
@@ -44,7 +46,7 @@ function CreateRoom() {
     <div class="stack">
       ${GAME_NAMES.length > 1
         ? html`<label for="new-game"><span class="label">${t("home.game")}</span>
-            <select id="new-game" onChange=${(e) => { setGame(e.currentTarget.value); setOptions({ ...gameUi(e.currentTarget.value).defaults }); }}>
+            <select id="new-game" onChange=${(e) => { setGame(e.currentTarget.value); setOptions(gameUi(e.currentTarget.value).defaults(lang)); }}>
               ${GAME_NAMES.map((g) => html`<option value=${g} selected=${g === game}>${t(`game.${g}`)}</option>`)}
             </select></label>`
         : null}
@@ -117,6 +119,7 @@ export function Home() {
       <h1>${t("home.title")}</h1>
       <p class="muted">${t("home.tagline")}</p>
     </section>
+    <${QuickStart} />
     <div class="home-grid">
       <${CreateRoom} />
       <div class="stack">

@@ -8,6 +8,7 @@ import { send } from "../net.js";
 import { toast } from "../store.js";
 import { gameUi } from "../games.js";
 import { Seats, Spectators } from "./seats.js";
+import { BotOffer } from "./playnow.js";
 
 function Share({ room }) {
   async function copy() {
@@ -84,6 +85,7 @@ export function Lobby({ room, me }) {
     <h1 class="lobby-title">${t("lobby.title", { game: t(`game.${room.game}`) })}</h1>
     <div class="lobby-main stack">
       ${player ? null : html`<${JoinForm} label=${t("lobby.join")} />`}
+      ${isHost ? html`<${BotOffer} room=${room} />` : null}
       <${Seats} room=${room} me=${me} />
       ${player?.team
         ? html`<p><button class="ghost watch-instead" onClick=${() => send("leave_seat")}>👁 ${t("lobby.watch")}</button></p>`

@@ -17,6 +17,9 @@ export function Room({ state }) {
     </div>`;
   }
   if (!room) return html`<p class="muted center-card" role="status">${t("room.connecting")}</p>`;
+  if (!gameUi(room.game)) {
+    return html`<p class="card center-card" role="alert">${t("room.unsupported", { game: t(`game.${room.game}`) })}</p>`;
+  }
   const joined = !!you && room.players.some((p) => p.id === you);
   if (room.status === "waiting") return html`<${Lobby} room=${room} me=${joined ? you : null} />`;
   if (!view) return html`<p class="muted center-card" role="status">${t("room.connecting")}</p>`;

@@ -15,9 +15,12 @@ async function loadRules(lang) {
   return cache[lang];
 }
 
-/** The id of the rules section for the viewer's current situation (Decrypto; else the overview). */
+/** The id of the rules section for the viewer's current situation (the overview outside a room). */
 function currentSection(state) {
   const { view, room } = state;
+  if (room?.game === "mastermind") {
+    return { guess: "marking", mark: "manual_marking", over: "match" }[view?.phase] || "overview";
+  }
   if (!room || room.game !== "decrypto") return "overview";
   if (!view || room.status === "waiting") return "teams";
   if (view.phase === "tiebreak_guess" || view.phase === "tiebreak_review") return "tiebreak";

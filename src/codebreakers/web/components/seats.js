@@ -74,7 +74,7 @@ const moreFree = (slots) => Math.max(0, slots.filter((x) => !x).length - 1);
 
 export function Seats({ room, me }) {
   const byId = Object.fromEntries(room.players.map((p) => [p.id, p]));
-  const isHost = room.host === me;
+  const isHost = !!me && room.host === me;
   const joined = !!me && !!byId[me];
   return html`<div class="teams">
     ${Object.keys(room.teams).map(
@@ -110,7 +110,7 @@ export function Seats({ room, me }) {
 
 export function Spectators({ room, me }) {
   const watchers = room.players.filter((p) => !p.team);
-  const isHost = room.host === me;
+  const isHost = !!me && room.host === me;
   return html`<section class="card spectators" aria-labelledby="spect-title">
     <h2 id="spect-title">👁 ${t("lobby.spectators")}</h2>
     ${watchers.length

@@ -16,7 +16,7 @@ import { EndPanel } from "./end.js";
 import { Keywords } from "./keywords.js";
 import { NotesSheet } from "./notes.js";
 import { RoundLog } from "./reveal.js";
-import { TokenCounters } from "./tokens.js";
+import { TeamTokens } from "./tokens.js";
 import { RoundTracker } from "./tracker.js";
 
 const other = (team) => (team === "white" ? "black" : "white");
@@ -27,16 +27,18 @@ export function myTask(view) {
   return (seat && view.waiting_for.find((w) => w.seat === seat)?.task) || null;
 }
 
-/** Both teams in table order: names, connection dots and this round's 🔑/🎯. */
-function Roster({ view, room }) {
+/** One line per team: its tokens, then its players in table order with connection dots and
+ * this round's 🔑/🎯. */
+function TeamLines({ view, room }) {
   const current = view.rounds[view.rounds.length - 1];
   const byId = Object.fromEntries(room.players.map((p) => [p.id, p]));
-  return html`<div class="roster">
+  return html`<ul class="team-lines" aria-label=${t("tokens.title")}>
     ${["white", "black"].map((team) => {
       const tr = current?.transmissions[team];
-      return html`<div class="roster-team">
+      return html`<li class="token-team">
         <${TeamBadge} team=${team} />
-        <ul class="inline-list">
+        <${TeamTokens} tokens=${view.teams[team].tokens} />
+        <ul class="inline-list roster">
           ${view.teams[team].seats.map((seat) => {
             const p = byId[seat];
             const mark = view.phase !== "round" ? "" : tr?.encryptor === seat ? "🔑" : tr?.decider === seat ? "🎯" : "";
@@ -46,9 +48,9 @@ function Roster({ view, room }) {
             </li>`;
           })}
         </ul>
-      </div>`;
+      </li>`;
     })}
-  </div>`;
+  </ul>`;
 }
 
 function Waiting({ view, room }) {
@@ -135,8 +137,7 @@ export function DecryptoTable({ state }) {
           : html`<p class="row my-role">👁 ${t("role.spectator")}</p>`}
       </div>
       <${RoundTracker} round=${view.round} max=${view.max_rounds} over=${view.phase === "over"} />
-      <${TokenCounters} teams=${view.teams} />
-      <${Roster} view=${view} room=${room} />
+      <${TeamLines} view=${view} room=${room} />
       <${Countdowns} deadlines=${view.deadlines} />
       <${Waiting} view=${view} room=${room} />
     </header>

@@ -1,11 +1,10 @@
 /**
- * ⚪/⚫ counters for both teams. Each token kind has its own shape (a hollow ring with a star for
- * an interception, a filled disc with a cross for a miscommunication) and the counts are written
+ * A team's ⚪/⚫ counters. Each token kind has its own shape (a hollow ring with a star for an
+ * interception, a filled disc with a cross for a miscommunication) and the counts are written
  * out, so nothing relies on colour.
  */
 import { html } from "../html.js";
 import { t } from "../i18n.js";
-import { TeamBadge } from "./common.js";
 
 function Slots({ kind, n }) {
   return html`<span class="slots" aria-hidden="true">
@@ -14,22 +13,13 @@ function Slots({ kind, n }) {
   </span>`;
 }
 
-export function TokenCounters({ teams }) {
-  return html`<div class="tokens" role="group" aria-label=${t("tokens.title")}>
-    ${["white", "black"].map((team) => {
-      const tok = teams[team].tokens;
-      return html`<div class="token-team">
-        <${TeamBadge} team=${team} />
-        <span class="token-count" title=${t("tokens.interception")}>
-          <${Slots} kind="interception" n=${tok.interception} />
-          <span class="visually-hidden">${t("tokens.interception")}:</span> ${tok.interception}
-        </span>
-        <span class="token-count" title=${t("tokens.miscommunication")}>
-          <${Slots} kind="miscommunication" n=${tok.miscommunication} />
-          <span class="visually-hidden">${t("tokens.miscommunication")}:</span>
-          ${tok.miscommunication}
-        </span>
-      </div>`;
-    })}
-  </div>`;
+export function TeamTokens({ tokens }) {
+  return html`<span class="team-tokens">
+    ${["interception", "miscommunication"].map(
+      (kind) => html`<span class="token-count" title=${t(`tokens.${kind}`)}>
+        <${Slots} kind=${kind} n=${tokens[kind]} />
+        <span class="visually-hidden">${t(`tokens.${kind}`)}:</span> ${tokens[kind]}
+      </span>`,
+    )}
+  </span>`;
 }

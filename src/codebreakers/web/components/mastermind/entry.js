@@ -1,0 +1,100 @@
+/**
+ * The two things a person enters at a Mastermind table: a row of pegs (a guess, or the maker's
+ * secret code) and, with manual marking, the keys for the breaker's last row.
+ *
+ * Peg entry works by keyboard alone: the digit keys 1-9 (0 for a tenth colour) fill the next
+ * hole, Backspace empties the last one, Enter sends a full row. The palette buttons do the same
+ * by touch or click, and a filled hole is emptied by clicking it.
+ */
+import { html, useEffect, useState } from "../../html.js";
+import { t } from "../../i18n.js";
+import { Peg, colourKey } from "./pegs.js";
+
+/** True when a key press belongs to a form field rather than to the board. */
+const inField = (e) => e.target.closest?.("input, textarea, select") !== null;
+
+export function PegEntry({ pegs, colours, title, submitLabel, onSubmit, extra }) {
+  const [slots, setSlots] = useState(() => Array(pegs).fill(null));
+  const [busy, setBusy] = useState(false);
+  const full = slots.every((s) => s !== null);
+  const put = (c) =>
+    setSlots((cur) => {
+      const i = cur.indexOf(null);
+      return i < 0 ? cur : cur.map((s, j) => (j === i ? c : s));
+    });
+  const clear = (i) => setSlots((cur) => cur.map((s, j) => (j === i ? null : s)));
+  const back = () =>
+    setSlots((cur) => {
+      const i = cur.findLastIndex((s) => s !== null);
+      return i < 0 ? cur : cur.map((s, j) => (j === i ? null : s));
+    });
+  async function submit() {
+    if (!full || busy) return;
+    setBusy(true);
+    const ok = await onSubmit(slots);
+    setBusy(false);
+    if (!ok) return;
+    setSlots(Array(pegs).fill(null));
+  }
+  useEffect(() => {
+    function onKey(e) {
+      if (e.ctrlKey || e.metaKey || e.altKey || inField(e)) return;
+      const digit = "1234567890".indexOf(e.key);
+      if (digit >= 0 && digit < colours) put(digit);
+      else if (e.key === "Backspace") back();
+      else if (e.key === "Enter" && !e.target.closest?.("button")) submit();
+      else return;
+      e.preventDefault();
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+  return html`<section class="card mm-entry" aria-labelledby="mm-entry-title">
+    <h2 id="mm-entry-title">${title}</h2>
+    <div class="mm-slots" aria-live="polite">
+      ${slots.map((c, i) => html`<${Peg} colour=${c} onClick=${() => clear(i)}
+        label=${c === null ? t("mm.slot_empty", { n: i + 1 }) : t("mm.slot_clear", { n: i + 1, colour: c + 1 })} />`)}
+    </div>
+    <div class="mm-palette" role="group" aria-label=${t("mm.palette")}>
+      ${Array.from({ length: colours }, (_, c) => html`<${Peg} colour=${c} onClick=${() => put(c)}
+        label=${t("mm.palette_put", { n: c + 1, key: colourKey(c) })} />`)}
+    </div>
+    <p class="muted small mm-hint">${t("mm.keyboard_hint", { last: colourKey(colours - 1) })}</p>
+    <div class="row mm-entry-actions">
+      <button type="button" onClick=${back} disabled=${slots.every((s) => s === null)}>⌫ ${t("mm.undo")}</button>
+      <button type="button" class="primary mm-submit" onClick=${submit} disabled=${!full || busy}>${submitLabel}</button>
+      ${extra}
+    </div>
+  </section>`;
+}
+
+/** The maker's keys for the last row (manual marking): two counters that can't exceed the pegs. */
+export function MarkPanel({ pegs, row, onSubmit }) {
+  const [black, setBlack] = useState(0);
+  const [white, setWhite] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const Counter = ({ id, label, value, set, other }) => html`<div class="mm-counter">
+    <span class="label" id=${`${id}-label`}>${label}</span>
+    <div class="row">
+      <button type="button" aria-label=${t("mm.less", { what: label })} disabled=${value === 0}
+        onClick=${() => set(value - 1)}>−</button>
+      <output id=${id} aria-labelledby=${`${id}-label`} class="mm-count">${value}</output>
+      <button type="button" aria-label=${t("mm.more", { what: label })} disabled=${value + other >= pegs}
+        onClick=${() => set(value + 1)}>+</button>
+    </div>
+  </div>`;
+  async function submit() {
+    setBusy(true);
+    await onSubmit(black, white);
+    setBusy(false);
+  }
+  return html`<section class="card mm-mark" aria-labelledby="mm-mark-title">
+    <h2 id="mm-mark-title">${t("mm.mark_title", { n: row })}</h2>
+    <p class="muted small">${t("mm.mark_hint")}</p>
+    <div class="row mm-counters">
+      <${Counter} id="mm-black" label=${t("mm.black_keys")} value=${black} set=${setBlack} other=${white} />
+      <${Counter} id="mm-white" label=${t("mm.white_keys")} value=${white} set=${setWhite} other=${black} />
+    </div>
+    <button type="button" class="primary mm-mark-submit" disabled=${busy} onClick=${submit}>${t("mm.mark_send")}</button>
+  </section>`;
+}

@@ -1,0 +1,151 @@
+"""A whole Mastermind match against the computer, played through the browser.
+
+The host creates a classic-size room of two rounds from the home page, seats the computer and
+starts. In round 1 the host breaks the computer's code by typing guesses on the keyboard; each
+guess is the solver's choice for the rows and keys the page shows (the test reads the board,
+never the server). In round 2 the host types a secret code and the computer breaks it. The
+after-round comparison with the solver and the final result must then be on the page.
+A second test plays one manual-marking row to check the maker's marking panel.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+from playwright.sync_api import Browser, Page, expect
+
+from codebreakers.games.mastermind.scoring import Keys
+from codebreakers.games.mastermind.solver import solver_for
+from e2e.table_driver import ARTIFACTS, DESKTOP, PHONE, Player
+
+DOCS_SHOTS = ARTIFACTS.parent / "docs" / "screenshots"
+
+
+def shown_rows(page: Page) -> list[tuple[tuple[int, ...], Keys]]:
+    """The board's played rows as (guess, keys), read from the pegs' numbers and the key dots."""
+    rows = []
+    for row in page.locator(".mm-board .mm-row:not(.mm-row-empty):not(.mm-row-next)").all():
+        guess = tuple(int(n) - 1 for n in row.locator(".mm-num").all_inner_texts())
+        keys = Keys(row.locator(".mm-key-b").count(), row.locator(".mm-key-w").count())
+        rows.append((guess, keys))
+    return rows
+
+
+def create_room(player: Player, server_url: str, manual: bool = False) -> None:
+    page = player.page
+    page.goto(server_url)
+    page.select_option("#new-game", "mastermind")
+    page.select_option("#new-size", "classic")
+    page.select_option("#new-rounds", "2")
+    if manual:
+        page.check("#new-manual")
+    page.click("form.create button[type=submit]")
+    page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
+    page.fill("#join-name", player.name)
+    page.keyboard.press("Enter")
+    expect(page.locator(".tag.you")).to_be_visible()
+
+
+def test_a_match_against_the_computer(browser: Browser, server_url: str) -> None:
+    folder = ARTIFACTS / "mastermind"
+    folder.mkdir(parents=True, exist_ok=True)
+    ada = Player.open(browser, "Ada", DESKTOP)
+    page = ada.page
+    try:
+        create_room(ada, server_url)
+        expect(page.locator(".options-summary, .host-panel")).to_contain_text("4")
+        # Ada sits as player A (breaks first); the computer takes player B's seat.
+        page.click(".team-card-b .bot-add button")
+        expect(page.locator(".team-card-b .tag")).to_contain_text("bot")
+        page.click(".host-panel .start")
+
+        # Round 1: Ada breaks, typing each guess on the keyboard.
+        expect(page.locator(".mm-entry .mm-submit")).to_be_visible()
+        page.check("#mm-possible")
+        expect(page.locator(".mm-possible-count")).to_contain_text("1296")
+        solver = solver_for(4, 6)
+        for n in range(1, 11):
+            rows = shown_rows(page)
+            assert len(rows) == n - 1
+            guess = solver.next_guess(rows)
+            for colour in guess:
+                page.keyboard.press(str(colour + 1))
+            expect(page.locator(".mm-slots .mm-num")).to_have_count(4)
+            if n == 2:
+                ada.shot(folder, "breaking-desktop-light", full_page=False)
+            page.keyboard.press("Enter")
+            expect(page.locator(".mm-board .mm-row:not(.mm-row-empty):not(.mm-row-next)")).to_have_count(n)
+            if page.locator(".mm-history .mm-attempt").count() or "Round 2" in page.inner_text("h1"):
+                break
+            keys = shown_rows(page)[-1][1]
+            if keys.black == 4:
+                break
+        expect(page.locator(".mm-history .mm-attempt")).to_have_count(1)
+        expect(page.locator(".mm-history")).to_contain_text("Ada")
+        expect(page.locator(".mm-compare tbody tr").first).to_be_visible()
+
+        # Round 2: Ada makes the code by keyboard; the computer breaks it.
+        expect(page.locator("#mm-entry-title")).to_contain_text("secret code")
+        for key in "3161":
+            page.keyboard.press(key)
+        page.keyboard.press("Backspace")
+        page.keyboard.press("5")
+        page.keyboard.press("Enter")
+        expect(page.locator(".mm-secret .mm-num")).to_have_text(["3", "1", "6", "5"])
+        ada.shot(folder, "making-desktop-light", full_page=False)
+        expect(page.locator(".mm-outcome")).to_be_visible(timeout=60_000)
+        expect(page.locator(".mm-history .mm-attempt")).to_have_count(2)
+        # The computer found Ada's code: its last row is all black.
+        expect(page.locator(".mm-attempt").first).to_contain_text("found it")
+        ada.shot(folder, "over-desktop-light")
+        page.set_viewport_size(PHONE)
+        page.emulate_media(color_scheme="dark")
+        ada.shot(folder, "over-phone-dark")
+        assert ada.errors == [], ada.errors
+    finally:
+        ada.context.close()
+
+
+def test_manual_marking_panel(browser: Browser, server_url: str) -> None:
+    """Ada makes the code by hand with manual marking; Bea guesses; Ada marks the row."""
+    folder = ARTIFACTS / "mastermind"
+    folder.mkdir(parents=True, exist_ok=True)
+    ada = Player.open(browser, "Ada", DESKTOP)
+    bea = Player.open(browser, "Bea", PHONE, "fr-dark")
+    try:
+        create_room(ada, server_url, manual=True)
+        bea.join(ada.page.url)
+        # Bea took the free seat (player B): she makes the first code, Ada breaks.
+        ada.page.click(".host-panel .start")
+        expect(bea.page.locator(".mm-entry .mm-random")).to_be_visible()
+        for key in "1234":
+            bea.page.keyboard.press(key)
+        bea.page.keyboard.press("Enter")
+        expect(ada.page.locator(".mm-entry .mm-submit")).to_be_visible()
+        for key in "1243":
+            ada.page.keyboard.press(key)
+        ada.page.click(".mm-entry .mm-submit")
+        expect(ada.page.locator(".mm-keys-wait")).to_be_visible()
+        mark = bea.page.locator(".mm-mark")
+        expect(mark).to_be_visible()
+        for _ in range(3):
+            bea.page.click("button[aria-label^='Plus'][aria-label*='noires']")
+        bea.page.click("button[aria-label^='Plus'][aria-label*='blanches']")
+        expect(bea.page.locator("#mm-black")).to_have_text("3")
+        # Four keys fill a 4-peg row: no more can be added.
+        expect(bea.page.locator("button[aria-label^='Plus'][aria-label*='noires']")).to_be_disabled()
+        bea.shot(folder, "marking-phone-dark", full_page=False)
+        bea.page.click(".mm-mark-submit")
+        expect(ada.page.locator(".mm-board .mm-key-b")).to_have_count(3)
+        expect(ada.page.locator(".mm-board .mm-key-w")).to_have_count(1)
+        assert ada.errors == [] and bea.errors == []
+    finally:
+        ada.context.close()
+        bea.context.close()
+
+
+def keep_for_docs() -> None:
+    """Copies the two screenshots docs/client.md shows (run by hand after a good run)."""
+    for name in ("breaking-desktop-light-ada", "marking-phone-dark-bea"):
+        shutil.copy(ARTIFACTS / "mastermind" / f"{name}.png", DOCS_SHOTS / f"mastermind-{name}.png")

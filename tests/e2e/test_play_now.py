@@ -1,0 +1,93 @@
+"""Play now from the home page: a fresh server seats the visitor with three bots and starts at
+once; the visitor plays a whole game through the page (clues as encryptor, locks as decider),
+with the first-game guide's hints shown, dismissed and remembered."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from e2e.bot_server import bot_server
+from e2e.server_process import ServerProcess
+from e2e.table_driver import ARTIFACTS, DESKTOP, Player, fresh_clues
+
+pytestmark = pytest.mark.browser
+__all__ = ["bot_server"]  # the fixture, used by name
+
+GAME_S = 150  # the whole game's bound; with bots at once it takes a fraction of it
+
+
+def rooms_frames(player: Player) -> list[dict]:
+    out = []
+    for frame in player.frames:
+        parsed = json.loads(frame)
+        if parsed["type"] == "room":
+            out.append(parsed["room"])
+    return out
+
+
+def test_play_now_plays_a_whole_game_against_bots(
+    browser: Browser, bot_server: ServerProcess
+) -> None:
+    folder = ARTIFACTS / "play-now"
+    folder.mkdir(parents=True, exist_ok=True)
+    ann = Player.open(browser, "Ann", DESKTOP, "fr")
+    page = ann.page
+    try:
+        page.goto(bot_server.url)
+        page.fill("#quick-name", "Ann")
+        page.click("button.play-now")
+        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
+        expect(page.locator(".table")).to_be_visible()
+        room = rooms_frames(ann)[-1]
+        assert room["options"]["words"] == "fr" and room["status"] == "playing"
+        assert sorted(p["kind"] for p in room["players"]) == ["bot", "bot", "bot", "human"]
+        # The guide's first hint, dismissed, stays dismissed after a reload.
+        guide = page.locator("aside.guide")
+        expect(guide).to_be_visible()
+        first = guide.get_attribute("data-hint")
+        ann.shot(folder, "1-guide")
+        page.click("aside.guide button.guide-ok")
+        expect(page.locator(f'aside.guide[data-hint="{first}"]')).to_have_count(0)
+        page.reload()
+        expect(page.locator(".table")).to_be_visible()
+        expect(page.locator(f'aside.guide[data-hint="{first}"]')).to_have_count(0)
+
+        used: set[str] = set()
+        hints = {first}
+        moves = {"transmit": 0, "lock": 0}
+        for _ in range(GAME_S * 10):
+            if page.locator(".outcome").count():
+                break
+            if page.locator("aside.guide").count():
+                hints.add(page.locator("aside.guide").get_attribute("data-hint") or "")
+                page.click("aside.guide button.guide-ok")
+            elif ann.is_encryptor() and page.locator("#clue-0").count():
+                ann.transmit(fresh_clues(ann.keywords(), used))
+                moves["transmit"] += 1
+            elif ann.can_lock("own") or ann.can_lock("enemy"):
+                board = "own" if ann.can_lock("own") else "enemy"
+                team = ann.team() if board == "own" else ("black", "white")[ann.team() == "black"]
+                ann.pick(board, team, [1, 2, 3])
+                ann.lock(board)
+                moves["lock"] += 1
+            elif page.locator(".guess-form").count():
+                for i in range(4):
+                    page.fill(f"#guess-{i}", f"mot{i}")
+                page.click(".guess-form button[type=submit]")
+            elif page.locator(".tiebreak button.primary").count():
+                page.click(".tiebreak button.primary")
+            else:
+                page.wait_for_timeout(100)
+        expect(page.locator(".outcome")).to_be_visible()
+        ann.shot(folder, "2-end")
+        assert moves["transmit"] >= 1 and moves["lock"] >= 1, moves
+        assert len(hints) >= 2, hints
+        assert ann.errors == [], ann.errors
+        # A first game played to its end: no more hints in this browser.
+        assert page.evaluate("localStorage.getItem('cb.guide.done')") == "1"
+    finally:
+        ann.context.close()
