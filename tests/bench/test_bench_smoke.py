@@ -47,6 +47,7 @@ def check_report(report: dict, pushes_per_action: int) -> None:
     assert report["server_rss_mib"]["idle"] > 0
 
 
+@pytest.mark.slow  # a server and a load generator start: 10-20 s
 def test_bare_mode_reports_its_broadcasts() -> None:
     report = bench("--bare")
     check_report(report, pushes_per_action=6)
@@ -55,12 +56,14 @@ def test_bare_mode_reports_its_broadcasts() -> None:
     assert 1_400 <= report["push_bytes_avg"] <= 1_800
 
 
+@pytest.mark.slow  # a server and a load generator start: 10-20 s
 def test_bare_mode_under_granian() -> None:
     report = bench("--bare", "--server", "granian")
     check_report(report, pushes_per_action=6)
     assert report["server"] == "granian"
 
 
+@pytest.mark.slow  # a server and a load generator start: 10-20 s
 def test_decrypto_mode_plays_through_the_real_server() -> None:
     report = bench()
     check_report(report, pushes_per_action=6)
