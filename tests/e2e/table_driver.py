@@ -64,6 +64,8 @@ class Player:
 
     def shot(self, folder: Path, label: str, full_page: bool = True) -> None:
         path = folder / f"{label}-{self.name_slug}.png"
+        if full_page:  # from the top, or the sticky keyword bar is drawn mid-page
+            self.page.evaluate("window.scrollTo(0, 0)")
         self.page.screenshot(path=str(path), full_page=full_page)
 
     @property
