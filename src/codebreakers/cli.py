@@ -109,6 +109,23 @@ def _bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--json", action="store_true")
 
 
+CAMPAIGNS = ("crash", "network", "fuzz", "leaks", "abuse", "upgrade")
+
+
+def _campaign_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("campaign", help="a reliability campaign (docs/reliability.md)")
+    p.add_argument("name", choices=[*CAMPAIGNS, "all"])
+    p.add_argument("--count", type=int, default=None, help="kills, faults or floods")
+    p.add_argument("--frames", type=int, default=None, help="fuzz: frames to send")
+    p.add_argument("--games", type=int, default=None, help="tables or games to play")
+    p.add_argument("--bots", type=int, default=None, help="crash: bot seats per table")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    p.add_argument("--redis", default=None, help="Redis URL for the bus between nodes")
+    p.add_argument("--nodes", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="one line of JSON")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="codebreakers", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -122,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true")
     _bot_parser(sub)
     _bench_parser(sub)
+    _campaign_parser(sub)
     return parser
 
 
@@ -155,6 +173,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from codebreakers.bots.cli import run as run_bot
 
         return run_bot(args)
+    if args.command == "campaign":
+        from importlib import import_module
+
+        names = CAMPAIGNS if args.name == "all" else (args.name,)
+        results = [import_module(f"codebreakers.campaigns.{n}").run(args) for n in names]
+        return max(results)
     from codebreakers.bench.main import run as run_bench
 
     return run_bench(args)

@@ -1,0 +1,196 @@
+"""Leak campaign: no keyword, code, seat token or private note reaches anyone who may not see it.
+
+Two parts, both checked with secrets.py on the bytes that would leave (or did leave) the server:
+
+- engine: thousands of random games (every table size, both orders, open spectators or not);
+  after every action each seat's, a spectator's and (when the room opens them) an open
+  spectator's view is serialized as the server's `view` frame, and a record is exported for
+  each of them as the HTTP route would before the end.
+- live: tables of scripted humans plus a spectator tab play on a real server; every frame each
+  tab received, the room description and each player's record fetched mid-game are checked
+  against the game's secrets read from the store afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import time
+from collections import Counter
+from typing import Any
+
+import httpx
+
+from codebreakers.campaigns.client import Tab
+from codebreakers.campaigns.players import Ledger, open_table
+from codebreakers.campaigns.secrets import (
+    Seen,
+    Truth,
+    bytes_leaks,
+    shown_guesses,
+    view_leaks,
+)
+from codebreakers.campaigns.servers import Cluster, cluster
+from codebreakers.games.base import Viewer
+from codebreakers.games.decrypto import RULES
+from codebreakers.games.records import export_record
+from codebreakers.server.messages import View, encode
+from codebreakers.sim.random_decrypto import play, teams_for
+from codebreakers.store import open_store
+
+JSON = dict[str, Any]
+
+
+def _truth(setup: JSON, state: Any, actions: list[JSON]) -> Truth:
+    full = RULES.view(state, Viewer(None, True))
+    truth = Truth(
+        seed=setup["seed"],
+        keywords={t: full["teams"][t]["keywords"] for t in ("white", "black")},
+        seat_team={s: t for t, seats in setup["teams"].items() for s in seats},
+    )
+    for entry in actions:
+        action, seat = entry["action"], entry["seat"]
+        if action["type"] == "note" and action["text"]:
+            truth.notes.setdefault(seat, set()).add(action["text"])
+        if action["type"] == "draft":
+            truth.drafts.setdefault(seat, set()).update(action["clues"])
+    return truth
+
+
+def _check_frame(text: str, who: Seen, truth: Truth, leaks: Counter[str]) -> None:
+    frame = json.loads(text)
+    view = frame.get("view")
+    over = isinstance(view, dict) and view.get("phase") == "over"
+    if isinstance(view, dict) and "teams" in view:
+        leaks.update(view_leaks(view, who, truth))
+    leaks.update(bytes_leaks(text, who, truth, over, shown_guesses(view)))
+
+
+def engine_part(games: int, seed: int) -> JSON:
+    rng = random.Random(seed)
+    leaks: Counter[str] = Counter()
+    views = records = 0
+    for _ in range(games):
+        players = rng.choice([3, 4, 5, 6, 7, 8])
+        teams, three = teams_for(players)
+        options = {
+            "three_player": three,
+            "order": rng.choice(["simultaneous", "classic"]),
+            "open_spectators": rng.random() < 0.3,
+        }
+        setup = {"options": options, "teams": teams, "seed": rng.getrandbits(62), "now": 0.0}
+        seats = [s for team in teams.values() for s in team]
+        eyes = [Seen(s) for s in seats] + [Seen(None, options["open_spectators"])]
+        history: list[Any] = []
+        played = play(setup, random.Random(setup["seed"]), after_each=history.append)
+        truth = _truth(setup, played.state, played.actions)
+        probe = rng.randrange(len(history))
+        for index, state in enumerate(history):
+            for who in eyes:
+                viewer = Viewer(who.seat, who.open_spectators and who.seat is None)
+                text = encode(View("g", index + 1, RULES.view(state, viewer)))
+                _check_frame(text, who, truth, leaks)
+                views += 1
+                if index == probe and not RULES.is_over(state):
+                    doc = export_record("decrypto", setup, played.actions[: index + 1], [], viewer)
+                    records += 1
+                    if not who.open_spectators and (doc["actions"] is not None):
+                        leaks["replayable record before the end"] += 1
+                    view = doc.get("view") or {}
+                    text = json.dumps(doc, ensure_ascii=False)
+                    opened = who.open_spectators and who.seat is None
+                    leaks.update(bytes_leaks(text, who, truth, False, shown_guesses(view), opened))
+    return {"games": games, "views_checked": views, "records_checked": records, "leaks": leaks}
+
+
+async def _spy(c: Cluster, tabs: list[Tab], spectator: Tab, found: list[tuple[Seen, str]]) -> None:
+    """While the game runs: the room description and each player's record, as HTTP serves them."""
+    async with httpx.AsyncClient(base_url=c.http, timeout=30) as http:
+        while True:
+            await asyncio.sleep(0.7)
+            room = (await http.get(f"/api/rooms/{spectator.room}")).text
+            found.append((Seen(None), room))
+            for tab in tabs:
+                if tab.game_id and tab.view and tab.view["phase"] != "over":
+                    got = await http.get(
+                        f"/api/games/{tab.game_id}/record", headers={"X-Seat-Token": tab.token}
+                    )
+                    found.append((Seen(tab.you), got.text))
+
+
+async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
+    rng = random.Random(seed)
+    ledger = Ledger()
+    leaks: Counter[str] = Counter()
+    frames = http_bodies = 0
+    for i in range(tables):
+        options = {"open_spectators": i % 3 == 2, "order": rng.choice(["simultaneous", "classic"])}
+        table = await open_table(c.http, c.ws_urls, ledger, rng, options=options)
+        spectator = Tab(c.ws_urls, table.code, rng=random.Random(rng.getrandbits(64)), raw=[])
+        await spectator.open()
+        await spectator.join("Watcher")
+        for tab in table.tabs:
+            tab.raw = []
+        fetched: list[tuple[Seen, str]] = []
+        spy = asyncio.create_task(_spy(c, table.tabs, spectator, fetched))
+        stop = asyncio.Event()
+        await asyncio.gather(*(table.play_seat(tab, stop) for tab in table.tabs))
+        spy.cancel()
+        await asyncio.gather(spy, return_exceptions=True)
+        truth = await _live_truth(c.db, table.tabs[0].game_id, [*table.tabs, spectator])
+        opened = options["open_spectators"]
+        for tab in [*table.tabs, spectator]:
+            who = Seen(tab.you, opened)
+            for text in tab.raw or []:
+                frames += 1
+                _check_frame(text, who, truth, leaks)
+            await tab.close()
+        for who, text in fetched:
+            http_bodies += 1
+            doc = json.loads(text)
+            if "view" in doc and doc.get("complete") is False:
+                leaks.update(view_leaks(doc["view"], Seen(who.seat, opened), truth))
+            full = opened and who.seat not in truth.seat_team and doc.get("complete") is True
+            leaks.update(bytes_leaks(text, Seen(who.seat, opened), truth, False, seed_allowed=full))
+    return {"tables": tables, "frames_checked": frames, "http_checked": http_bodies, "leaks": leaks}
+
+
+async def _live_truth(db: str, game_id: str | None, tabs: list[Tab]) -> Truth:
+    store = open_store(db)
+    await store.open()
+    try:
+        assert game_id is not None
+        game = await store.load_game(game_id)
+    finally:
+        await store.close()
+    assert game is not None
+    actions = [{"seat": a.seat, "action": a.action, "at": a.at} for a in game.actions]
+    state = RULES.new_game(game.setup)
+    for a in actions:
+        state = RULES.apply(state, a["seat"], RULES.parse_action(a["action"]), a["at"]).state
+    truth = _truth(game.setup, state, actions)
+    truth.tokens = {tab.you: tab.token for tab in tabs if tab.you and tab.token}
+    return truth
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.monotonic()
+    engine = engine_part(args.games or 2000, args.seed)
+
+    async def go() -> JSON:
+        with cluster(args.db, args.redis, args.nodes) as c:
+            return await live_part(c, args.count or 6, args.seed)
+
+    live = asyncio.run(go())
+    summary = {
+        "campaign": "leaks",
+        "seed": args.seed,
+        "engine": {**engine, "leaks": dict(engine["leaks"])},
+        "live": {**live, "leaks": dict(live["leaks"])},
+        "seconds": round(time.monotonic() - started, 1),
+    }
+    summary["failures"] = sorted(set(engine["leaks"]) | set(live["leaks"]))
+    print(json.dumps(summary, indent=None if args.json else 2))
+    return 1 if summary["failures"] else 0

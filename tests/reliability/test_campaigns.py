@@ -1,0 +1,103 @@
+"""Each campaign, small: the same code as the long runs, with counts that fit in `make test`."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from codebreakers.campaigns import abuse, crash, fuzz, leaks, network, upgrade
+from codebreakers.campaigns.servers import cluster
+
+pytestmark = pytest.mark.slow
+
+
+def test_crash_sqlite_kills_lose_nothing() -> None:
+    async def go() -> dict:
+        with cluster() as c:
+            return await crash.campaign(c, 3, 2, 0, seed=11, gap=(0.2, 1.0))
+
+    summary = asyncio.run(go())
+    assert summary["kills"] == 3 and summary["acked_actions"] > 0, summary
+    assert crash.failures(summary) == [], summary
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_crash_postgres_two_nodes_lose_nothing(postgres_url: str, redis_url: str) -> None:
+    async def go() -> dict:
+        with cluster(postgres_url, redis_url, 2) as c:
+            return await crash.campaign(c, 2, 2, 0, seed=12, gap=(0.2, 1.0))
+
+    summary = asyncio.run(go())
+    assert summary["kills"] == 2 and summary["nodes"] == 2, summary
+    assert crash.failures(summary) == [], summary
+
+
+def test_fuzz_frames_change_nothing() -> None:
+    async def go() -> dict:
+        with cluster() as c:
+            return await fuzz.campaign(c, 3000, 24, seed=13)
+
+    summary = asyncio.run(go())
+    assert summary["frames"] >= 2900 and set(summary["kinds"]) == set(fuzz.frames.KINDS)
+    assert fuzz.failures(summary) == [], summary
+
+
+def test_no_secret_reaches_the_wrong_eyes() -> None:
+    engine = leaks.engine_part(150, seed=14)
+    assert engine["views_checked"] > 10_000 and engine["records_checked"] > 100
+    assert not engine["leaks"], engine["leaks"]
+
+    async def go() -> dict:
+        with cluster() as c:
+            return await leaks.live_part(c, 2, seed=14)
+
+    live = asyncio.run(go())
+    assert live["frames_checked"] > 100 and live["http_checked"] > 0, live
+    assert not live["leaks"], live["leaks"]
+
+
+def test_network_faults_never_apply_twice() -> None:
+    async def go() -> dict:
+        with cluster() as c:
+            return await network.campaign(c, 40, 2, seed=15)
+
+    summary = asyncio.run(go())
+    assert sum(summary["faults"].values()) >= 30 and summary["resent_same_id"] >= 0, summary
+    assert network.failures(summary) == [], summary
+
+
+def test_abuse_is_bounded_where_the_server_bounds_it() -> None:
+    async def go() -> dict:
+        with cluster() as c:
+            code = await abuse._room(c)
+            return {
+                "chat": await abuse.chat_flood(c, code),
+                "frames": await abuse.action_flood(c, code),
+                "slow": await abuse.slow_readers(c, await abuse._room(c), 2, 400),
+                "origin": await abuse.cross_origin(c, code, 5),
+            }
+
+    got = asyncio.run(go())
+    assert got["chat"]["answers"].get("ack", 0) <= 6, got["chat"]
+    assert got["frames"]["answers"].get("ack", 0) <= got["frames"]["allowed"], got["frames"]
+    assert got["slow"]["slow_readers_dropped"] == 2, got["slow"]
+    assert got["origin"]["refused_bad_origin_1008"] == 5, got["origin"]
+
+
+@pytest.mark.parametrize(
+    "backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def test_an_old_database_upgrades_with_every_game(backend: str, tmp_path, request) -> None:
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'old.db'}"
+        summary = asyncio.run(upgrade.campaign(url, 60, random.Random(16).randrange(1000)))
+    else:
+        from codebreakers.campaigns.servers import postgres_database
+
+        with postgres_database(request.getfixturevalue("postgres_url")) as url:
+            summary = asyncio.run(upgrade.campaign(url, 60, 16))
+    assert summary["games"] == 60 and summary["live_games"] > 0, summary
+    assert upgrade.failures(summary) == [], summary
