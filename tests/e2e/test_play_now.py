@@ -1,6 +1,7 @@
 """Play now from the home page: a fresh server seats the visitor with three bots and starts at
 once; the visitor plays a whole game through the page (clues as encryptor, locks as decider),
-with the first-game guide's hints shown, dismissed and remembered."""
+with the first-game guide's hints shown, dismissed and remembered. Play Mastermind: a whole
+solo match against the computer."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
+from codebreakers.games.mastermind.solver import solver_for
 from e2e.bot_server import bot_server
 from e2e.server_process import ServerProcess
 from e2e.table_driver import ARTIFACTS, DESKTOP, Player, fresh_clues
+from e2e.test_mastermind import shown_rows
 
 pytestmark = pytest.mark.browser
 __all__ = ["bot_server"]  # the fixture, used by name
@@ -91,3 +94,47 @@ def test_play_now_plays_a_whole_game_against_bots(
         assert page.evaluate("localStorage.getItem('cb.guide.done')") == "1"
     finally:
         ann.context.close()
+
+
+def test_play_mastermind_is_a_solo_match_played_to_its_end(
+    browser: Browser, bot_server: ServerProcess
+) -> None:
+    """Play Mastermind: seated against the computer at once; the visitor breaks round 1 with the
+    solver's guesses read off the board, draws a random code in round 2, the computer breaks it."""
+    folder = ARTIFACTS / "play-now"
+    folder.mkdir(parents=True, exist_ok=True)
+    kim = Player.open(browser, "Kim", DESKTOP, "ko")
+    page = kim.page
+    try:
+        page.goto(bot_server.url)
+        page.click("button.play-mastermind")
+        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
+        expect(page.locator('aside.guide[data-hint="mm_breaker"]')).to_be_visible()
+        page.click("aside.guide button.guide-ok")
+        room = rooms_frames(kim)[-1]
+        assert room["game"] == "mastermind" and room["status"] == "playing"
+        assert {p["name"] for p in room["players"] if p["kind"] == "human"} == {"손님"}
+        pegs, colours, rows = (room["options"][k] for k in ("pegs", "colours", "rows"))
+        solver = solver_for(pegs, colours)
+        for n in range(1, rows + 1):
+            expect(page.locator(".mm-entry .mm-submit")).to_be_visible()
+            for colour in solver.next_guess(shown_rows(page)):
+                page.keyboard.press(str(colour + 1))
+            expect(page.locator(".mm-slots .mm-num")).to_have_count(pegs)
+            page.click(".mm-entry .mm-submit")
+            played = page.locator(".mm-board .mm-row:not(.mm-row-empty):not(.mm-row-next)")
+            expect(page.locator(".mm-history .mm-attempt").or_(played.nth(n - 1))).to_be_visible()
+            if page.locator(".mm-history .mm-attempt").count():
+                break
+            if shown_rows(page)[-1][1].black == pegs:
+                break
+        expect(page.locator(".mm-history .mm-attempt")).to_have_count(1)
+        expect(page.locator('aside.guide[data-hint="mm_maker"]')).to_be_visible()
+        page.click("aside.guide button.guide-ok")
+        page.click(".mm-entry .mm-random")
+        expect(page.locator(".mm-outcome")).to_be_visible(timeout=60_000)
+        expect(page.locator(".mm-history .mm-attempt")).to_have_count(2)
+        kim.shot(folder, "3-mastermind-end")
+        assert kim.errors == [], kim.errors
+    finally:
+        kim.context.close()
