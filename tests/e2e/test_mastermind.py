@@ -11,7 +11,7 @@ A second test plays one manual-marking row to check the maker's marking panel.
 from __future__ import annotations
 
 import re
-import shutil
+from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -19,20 +19,22 @@ from codebreakers.games.mastermind.scoring import Keys
 from codebreakers.games.mastermind.solver import solver_for
 from e2e.table_driver import ARTIFACTS, DESKTOP, PHONE, Player
 
-DOCS_SHOTS = ARTIFACTS.parent / "docs" / "screenshots"
+PLAYED_ROWS = ".mm-board .mm-row:not(.mm-row-empty):not(.mm-row-next)"
+PLAYED_OR_OVER = f"""n => document.querySelector('.mm-history .mm-attempt') !== null ||
+  document.querySelectorAll('{PLAYED_ROWS}').length === n"""
 
 
 def shown_rows(page: Page) -> list[tuple[tuple[int, ...], Keys]]:
     """The board's played rows as (guess, keys), read from the pegs' numbers and the key dots."""
     rows = []
-    for row in page.locator(".mm-board .mm-row:not(.mm-row-empty):not(.mm-row-next)").all():
+    for row in page.locator(PLAYED_ROWS).all():
         guess = tuple(int(n) - 1 for n in row.locator(".mm-num").all_inner_texts())
         keys = Keys(row.locator(".mm-key-b").count(), row.locator(".mm-key-w").count())
         rows.append((guess, keys))
     return rows
 
 
-def create_room(player: Player, server_url: str, manual: bool = False) -> None:
+def create_room(player: Player, server_url: str, folder: Path, manual: bool = False) -> None:
     page = player.page
     page.goto(server_url)
     page.select_option("#new-game", "mastermind")
@@ -40,6 +42,8 @@ def create_room(player: Player, server_url: str, manual: bool = False) -> None:
     page.select_option("#new-rounds", "2")
     if manual:
         page.check("#new-manual")
+    else:
+        player.shot(folder, "home-desktop-light", full_page=False)
     page.click("form.create button[type=submit]")
     page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
     page.fill("#join-name", player.name)
@@ -53,7 +57,7 @@ def test_a_match_against_the_computer(browser: Browser, server_url: str) -> None
     ada = Player.open(browser, "Ada", DESKTOP)
     page = ada.page
     try:
-        create_room(ada, server_url)
+        create_room(ada, server_url, folder)
         expect(page.locator(".options-summary, .host-panel")).to_contain_text("4")
         # Ada sits as player A (breaks first); the computer takes player B's seat.
         page.click(".team-card-b .bot-add button")
@@ -75,14 +79,12 @@ def test_a_match_against_the_computer(browser: Browser, server_url: str) -> None
             if n == 2:
                 ada.shot(folder, "breaking-desktop-light", full_page=False)
             page.keyboard.press("Enter")
-            expect(page.locator(".mm-board .mm-row:not(.mm-row-empty):not(.mm-row-next)")).to_have_count(n)
-            if page.locator(".mm-history .mm-attempt").count() or "Round 2" in page.inner_text("h1"):
-                break
-            keys = shown_rows(page)[-1][1]
-            if keys.black == 4:
+            # Either the row is on the board, or it found the code and the round is over.
+            page.wait_for_function(PLAYED_OR_OVER, arg=n, timeout=60_000)
+            if page.locator(".mm-history .mm-attempt").count():
                 break
         expect(page.locator(".mm-history .mm-attempt")).to_have_count(1)
-        expect(page.locator(".mm-history")).to_contain_text("Ada")
+        expect(page.locator(".mm-history")).to_contain_text("You found it")
         expect(page.locator(".mm-compare tbody tr").first).to_be_visible()
 
         # Round 2: Ada makes the code by keyboard; the computer breaks it.
@@ -91,6 +93,7 @@ def test_a_match_against_the_computer(browser: Browser, server_url: str) -> None
             page.keyboard.press(key)
         page.keyboard.press("Backspace")
         page.keyboard.press("5")
+        expect(page.locator(".mm-slots .mm-num")).to_have_text(["3", "1", "6", "5"])
         page.keyboard.press("Enter")
         expect(page.locator(".mm-secret .mm-num")).to_have_text(["3", "1", "6", "5"])
         ada.shot(folder, "making-desktop-light", full_page=False)
@@ -114,13 +117,14 @@ def test_manual_marking_panel(browser: Browser, server_url: str) -> None:
     ada = Player.open(browser, "Ada", DESKTOP)
     bea = Player.open(browser, "Bea", PHONE, "fr-dark")
     try:
-        create_room(ada, server_url, manual=True)
+        create_room(ada, server_url, folder, manual=True)
         bea.join(ada.page.url)
         # Bea took the free seat (player B): she makes the first code, Ada breaks.
         ada.page.click(".host-panel .start")
         expect(bea.page.locator(".mm-entry .mm-random")).to_be_visible()
         for key in "1234":
             bea.page.keyboard.press(key)
+        expect(bea.page.locator(".mm-slots .mm-num")).to_have_count(4)
         bea.page.keyboard.press("Enter")
         expect(ada.page.locator(".mm-entry .mm-submit")).to_be_visible()
         for key in "1243":
@@ -134,7 +138,9 @@ def test_manual_marking_panel(browser: Browser, server_url: str) -> None:
         bea.page.click("button[aria-label^='Plus'][aria-label*='blanches']")
         expect(bea.page.locator("#mm-black")).to_have_text("3")
         # Four keys fill a 4-peg row: no more can be added.
-        expect(bea.page.locator("button[aria-label^='Plus'][aria-label*='noires']")).to_be_disabled()
+        expect(
+            bea.page.locator("button[aria-label^='Plus'][aria-label*='noires']")
+        ).to_be_disabled()
         bea.shot(folder, "marking-phone-dark", full_page=False)
         bea.page.click(".mm-mark-submit")
         expect(ada.page.locator(".mm-board .mm-key-b")).to_have_count(3)
@@ -143,9 +149,3 @@ def test_manual_marking_panel(browser: Browser, server_url: str) -> None:
     finally:
         ada.context.close()
         bea.context.close()
-
-
-def keep_for_docs() -> None:
-    """Copies the two screenshots docs/client.md shows (run by hand after a good run)."""
-    for name in ("breaking-desktop-light-ada", "marking-phone-dark-bea"):
-        shutil.copy(ARTIFACTS / "mastermind" / f"{name}.png", DOCS_SHOTS / f"mastermind-{name}.png")

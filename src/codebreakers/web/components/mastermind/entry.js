@@ -6,35 +6,43 @@
  * hole, Backspace empties the last one, Enter sends a full row. The palette buttons do the same
  * by touch or click, and a filled hole is emptied by clicking it.
  */
-import { html, useEffect, useState } from "../../html.js";
+import { html, useEffect, useRef, useState } from "../../html.js";
 import { t } from "../../i18n.js";
-import { Peg, colourKey } from "./pegs.js";
+import { Code, Peg, colourKey } from "./pegs.js";
 
-/** True when a key press belongs to a form field rather than to the board. */
-const inField = (e) => e.target.closest?.("input, textarea, select") !== null;
+/** True when a key press belongs to a text field (the chat) rather than to the board. */
+const inField = (e) =>
+  e.target.closest?.("textarea, select, input:not([type=checkbox]):not([type=radio])") != null;
 
 export function PegEntry({ pegs, colours, title, submitLabel, onSubmit, extra }) {
   const [slots, setSlots] = useState(() => Array(pegs).fill(null));
+  // The row as of the last key press: keys can arrive faster than renders, and Enter must send
+  // what was typed, not what was last drawn.
+  const latest = useRef(slots);
   const [busy, setBusy] = useState(false);
   const full = slots.every((s) => s !== null);
+  const change = (fn) => {
+    latest.current = fn(latest.current);
+    setSlots(latest.current);
+  };
   const put = (c) =>
-    setSlots((cur) => {
+    change((cur) => {
       const i = cur.indexOf(null);
       return i < 0 ? cur : cur.map((s, j) => (j === i ? c : s));
     });
-  const clear = (i) => setSlots((cur) => cur.map((s, j) => (j === i ? null : s)));
+  const clear = (i) => change((cur) => cur.map((s, j) => (j === i ? null : s)));
   const back = () =>
-    setSlots((cur) => {
+    change((cur) => {
       const i = cur.findLastIndex((s) => s !== null);
       return i < 0 ? cur : cur.map((s, j) => (j === i ? null : s));
     });
   async function submit() {
-    if (!full || busy) return;
+    const row = latest.current;
+    if (row.includes(null) || busy) return;
     setBusy(true);
-    const ok = await onSubmit(slots);
+    const ok = await onSubmit(row);
     setBusy(false);
-    if (!ok) return;
-    setSlots(Array(pegs).fill(null));
+    if (ok) change(() => Array(pegs).fill(null));
   }
   useEffect(() => {
     function onKey(e) {
@@ -69,7 +77,7 @@ export function PegEntry({ pegs, colours, title, submitLabel, onSubmit, extra })
 }
 
 /** The maker's keys for the last row (manual marking): two counters that can't exceed the pegs. */
-export function MarkPanel({ pegs, row, onSubmit }) {
+export function MarkPanel({ pegs, row, guess, code, onSubmit }) {
   const [black, setBlack] = useState(0);
   const [white, setWhite] = useState(0);
   const [busy, setBusy] = useState(false);
@@ -90,6 +98,10 @@ export function MarkPanel({ pegs, row, onSubmit }) {
   }
   return html`<section class="card mm-mark" aria-labelledby="mm-mark-title">
     <h2 id="mm-mark-title">${t("mm.mark_title", { n: row })}</h2>
+    <dl class="mm-mark-rows">
+      <div><dt>${t("mm.secret")}</dt><dd><${Code} code=${code} /></dd></div>
+      <div><dt>${t("mm.mark_guess")}</dt><dd><${Code} code=${guess} /></dd></div>
+    </dl>
     <p class="muted small">${t("mm.mark_hint")}</p>
     <div class="row mm-counters">
       <${Counter} id="mm-black" label=${t("mm.black_keys")} value=${black} set=${setBlack} other=${white} />

@@ -9,7 +9,7 @@ import { seatName } from "../common.js";
 import { Code, Keys } from "./pegs.js";
 
 function Comparison({ attempt, pegs }) {
-  return html`<table class="mm-compare">
+  return html`<div class="mm-compare-wrap"><table class="mm-compare">
     <caption class="visually-hidden">${t("mm.compare_caption")}</caption>
     <thead><tr>
       <th scope="col">#</th><th scope="col">${t("mm.compare_guess")}</th>
@@ -31,7 +31,7 @@ function Comparison({ attempt, pegs }) {
         </tr>`;
       })}
     </tbody>
-  </table>`;
+  </table></div>`;
 }
 
 export function History({ view, room, me }) {

@@ -116,7 +116,7 @@ function Task({ view, task }) {
       extra=${html`<button type="button" class="mm-random" onClick=${() => send({ type: "set_code", random: true })}>🎲 ${t("mm.code_random")}</button>`} />`;
   }
   if (task === "mark") {
-    return html`<${MarkPanel} pegs=${pegs} row=${cur.rows.length}
+    return html`<${MarkPanel} pegs=${pegs} row=${cur.rows.length} code=${cur.code} guess=${cur.rows[cur.rows.length - 1].guess}
       onSubmit=${(black, white) => send({ type: "mark", black, white })} />`;
   }
   return null;
@@ -140,15 +140,17 @@ export function MastermindTable({ state }) {
       <${Scores} view=${view} room=${room} me=${me} />
       <${Waiting} view=${view} room=${room} />
     </header>
-    <div class="table-grid mm-grid">
-      <div class="play stack">
+    <div class="mm-grid">
+      <div class="mm-task stack">
         <${Outcome} view=${view} room=${room} me=${me} />
         ${task ? html`<${Task} key=${turn} view=${view} task=${task} />` : null}
         ${cur ? html`<${Possible} view=${view} />` : null}
+      </div>
+      <div class="mm-main stack">
         ${cur ? html`<${Board} view=${view} entryRow=${task === "guess"} />` : null}
         <${History} view=${view} room=${room} me=${me} />
       </div>
-      <div class="side stack">
+      <div class="mm-side stack">
         <${Chats} lines=${chat} me=${state.you} team=${null} muted=${false} joined=${joined} />
       </div>
     </div>
