@@ -47,6 +47,9 @@ def test_rules_render_in_each_language(browser: Browser, server_url: str, lang: 
         )
         first = sections[0]["paragraphs"][0]
         expect(dialog.locator(".rules-text section p").first).to_have_text(first)
+        # Outside a room either game's rules can be read.
+        dialog.locator(".rules-games button").nth(1).click()
+        expect(dialog.locator("#rules-title")).to_have_text(text["mastermind"]["title"])
         close_rules(player)
 
         # In a Mastermind room, the "?" opens Mastermind's rules at the current phase.

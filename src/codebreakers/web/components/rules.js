@@ -1,7 +1,8 @@
 /**
- * How to play: a dialog rendering the room's game rules (web/rules/{lang}.json, sections by id) as
- * text, scrolled to the section that matches what the player is doing now (seating, writing
- * clues, decoding, intercepting, tie-break, end).
+ * How to play: a dialog rendering the room's game rules (outside a room, either game's, picked by
+ * a button) from web/rules/{lang}.json (sections by id) as text, scrolled to the section that
+ * matches what the player is doing now (seating, writing clues, decoding, intercepting,
+ * tie-break, end; Mastermind's phases).
  */
 import { html, useEffect, useRef, useState } from "../html.js";
 import { t } from "../i18n.js";
@@ -34,6 +35,7 @@ export function RulesDialog({ state, onClose }) {
   const [rules, setRules] = useState(null);
   const [failed, setFailed] = useState(false);
   const wanted = currentSection(state);
+  const [picked, setPicked] = useState("decrypto"); // outside a room, either game's rules
   useEffect(() => {
     ref.current.showModal();
     loadRules(state.lang).then(setRules, () => setFailed(true));
@@ -41,13 +43,19 @@ export function RulesDialog({ state, onClose }) {
   useEffect(() => {
     document.getElementById(`rules-${wanted}`)?.scrollIntoView({ block: "start" });
   }, [rules]);
-  const game = rules?.[state.room?.game || "decrypto"];
+  const game = rules?.[state.room?.game || picked];
   const sections = game ? game.sections : [];
   return html`<dialog ref=${ref} class="rules" aria-labelledby="rules-title" onClose=${onClose}>
     <div class="spread">
       <h1 id="rules-title">${game?.title || t("rules.title")}</h1>
       <button class="ghost" onClick=${() => ref.current.close()} aria-label=${t("rules.close")}>✕</button>
     </div>
+    ${state.room || !rules
+      ? null
+      : html`<div class="row rules-games">
+          ${Object.keys(rules).map((g) => html`<button class="ghost" aria-pressed=${g === picked ? "true" : "false"}
+            onClick=${() => setPicked(g)}>${t(`game.${g}`)}</button>`)}
+        </div>`}
     ${failed ? html`<p class="error-text">${t("rules.unavailable")}</p>` : null}
     <div class="rules-text">
       ${sections.map(
