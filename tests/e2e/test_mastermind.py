@@ -62,6 +62,7 @@ def test_a_match_against_the_computer(browser: Browser, server_url: str) -> None
         # Ada sits as player A (breaks first); the computer takes player B's seat.
         page.click(".team-card-b .bot-add button")
         expect(page.locator(".team-card-b .tag")).to_contain_text("bot")
+        ada.shot(folder, "lobby-desktop-light", full_page=False)
         page.click(".host-panel .start")
 
         # Round 1: Ada breaks, typing each guess on the keyboard.
@@ -78,6 +79,10 @@ def test_a_match_against_the_computer(browser: Browser, server_url: str) -> None
             expect(page.locator(".mm-slots .mm-num")).to_have_count(4)
             if n == 2:
                 ada.shot(folder, "breaking-desktop-light", full_page=False)
+            if n == 3:
+                page.set_viewport_size(PHONE)
+                ada.shot(folder, "breaking-phone-light")
+                page.set_viewport_size(DESKTOP)
             page.keyboard.press("Enter")
             # Either the row is on the board, or it found the code and the round is over.
             page.wait_for_function(PLAYED_OR_OVER, arg=n, timeout=60_000)
@@ -96,7 +101,9 @@ def test_a_match_against_the_computer(browser: Browser, server_url: str) -> None
         expect(page.locator(".mm-slots .mm-num")).to_have_text(["3", "1", "6", "5"])
         page.keyboard.press("Enter")
         expect(page.locator(".mm-secret .mm-num")).to_have_text(["3", "1", "6", "5"])
-        ada.shot(folder, "making-desktop-light", full_page=False)
+        page.emulate_media(color_scheme="dark")
+        ada.shot(folder, "making-desktop-dark", full_page=False)
+        page.emulate_media(color_scheme="light")
         expect(page.locator(".mm-outcome")).to_be_visible(timeout=60_000)
         expect(page.locator(".mm-history .mm-attempt")).to_have_count(2)
         # The computer found Ada's code: its last row is all black.
