@@ -26,7 +26,8 @@ browser:
 
 test: $(TEST_STAMP) browser
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 -m "not browser" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 -m browser $(PYTEST_ARGS)
 
 check: $(TEST_STAMP)
 	$(BIN)/ruff format --check src tests bench scripts

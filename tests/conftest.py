@@ -15,6 +15,18 @@ REDIS_URL = os.environ.get("CODEBREAKERS_TEST_REDIS", "redis://127.0.0.1:6379/0"
 CHROMIUM = os.environ.get("CODEBREAKERS_CHROMIUM", "/usr/bin/chromium")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/e2e drives a browser: mark it so `make test` runs those apart.
+
+    Playwright's sync API keeps an event loop running in the worker process, which breaks any
+    later asyncio test in the same process; `make test` runs the `browser` tests in their own
+    pytest run for that reason.
+    """
+    for item in items:
+        if "e2e" in item.path.parts:
+            item.add_marker(pytest.mark.browser)
+
+
 def require(what: str, available: bool, why: str) -> None:
     """Skip a test whose service or browser is missing; under CI that is a failure instead."""
     if available:
