@@ -40,7 +40,10 @@ def create_room(player: Player, server_url: str, folder: Path, manual: bool = Fa
     page.select_option("#new-game", "mastermind")
     page.select_option("#new-size", "classic")
     page.select_option("#new-rounds", "2")
-    if manual:
+    if manual:  # and a size of its own: classic with 8 rows
+        page.select_option("#new-size", "custom")
+        expect(page.locator("#new-pegs")).to_have_value("4")
+        page.select_option("#new-rows", "8")
         page.check("#new-manual")
     else:
         player.shot(folder, "home-desktop-light", full_page=False)
@@ -125,6 +128,8 @@ def test_manual_marking_panel(browser: Browser, server_url: str) -> None:
     bea = Player.open(browser, "Bea", PHONE, "fr-dark")
     try:
         create_room(ada, server_url, folder, manual=True)
+        expect(ada.page.locator("#room-opt-size")).to_have_value("custom")
+        expect(ada.page.locator("#room-opt-rows")).to_have_value("8")
         bea.join(ada.page.url)
         # Bea took the free seat (player B): she makes the first code, Ada breaks.
         ada.page.click(".host-panel .start")
@@ -134,6 +139,7 @@ def test_manual_marking_panel(browser: Browser, server_url: str) -> None:
         expect(bea.page.locator(".mm-slots .mm-num")).to_have_count(4)
         bea.page.keyboard.press("Enter")
         expect(ada.page.locator(".mm-entry .mm-submit")).to_be_visible()
+        expect(ada.page.locator(".mm-rows > li")).to_have_count(8)
         for key in "1243":
             ada.page.keyboard.press(key)
         ada.page.click(".mm-entry .mm-submit")
