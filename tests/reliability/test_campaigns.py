@@ -76,7 +76,7 @@ def test_abuse_is_bounded_where_the_server_bounds_it() -> None:
             return {
                 "chat": await abuse.chat_flood(c, code),
                 "frames": await abuse.action_flood(c, code),
-                "slow": await abuse.slow_readers(c, await abuse._room(c), 2, 400),
+                "slow": await abuse.slow_readers(c, await abuse._room(c), 2, 1500),
                 "origin": await abuse.cross_origin(c, code, 5),
             }
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from server_harness import Client, Table, new_room
 from starlette.testclient import TestClient
@@ -61,3 +63,29 @@ def test_a_retried_last_action_is_acknowledged_even_after_a_rematch(server: Test
     again = clients[1].request(note)
     assert again["type"] == "ack" and again["version"] == first["version"]
     assert clients[1].version == 0  # nothing was applied to the new game
+
+
+def test_bots_play_the_rematch_too(server_with) -> None:
+    """Remembering the last game's action ids across a rematch (item 3) met bot ids made of the
+    version alone, `bot-5` in both games: the rematch's bots were answered as retries and stuck.
+    Bot ids now name their game."""
+    from test_timers_bots import make_scripted
+
+    server = server_with(ports={"make_bot": make_scripted, "bot_games": frozenset({"decrypto"})})
+    host = Client(server, new_room(server))
+    host.join("Host")
+    host.ok({"type": "leave_seat"})
+    for team in ("white", "black"):
+        for index in (0, 1):
+            host.ok({"type": "add_bot", "team": team, "index": index, "level": "easy"})
+    host.ok({"type": "start"})
+    games = []
+    for rematch in (False, True):
+        if rematch:
+            host.ok({"type": "rematch"})
+        deadline = time.monotonic() + 60
+        while host.view is None or host.view["phase"] != "over" or host.room["status"] != "over":
+            host.recv()
+            assert time.monotonic() < deadline, "the bots stopped playing"
+        games.append(host.room["game_id"])
+    assert games[0] != games[1]

@@ -88,7 +88,8 @@ class BotDriver:
             if hub.runner is not runner or runner.version != version:
                 return True  # the game moved on while this bot thought: look again
             try:
-                await hub.act_as_bot(seat, move, f"bot-{version}")
+                # Unique across the room's games: a rematch remembers the last game's ids.
+                await hub.act_as_bot(seat, move, f"bot-{game_id}-{version}")
             except Refused as refused:
                 log.warning("room %s: bot %s move refused: %s", hub.code, seat, refused)
                 continue
