@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 JSON = dict[str, Any]
 ANSWER_TIMEOUT_S = 20.0
-RECONNECT_GIVE_UP_S = 120.0
+RECONNECT_GIVE_UP_S = 300.0  # restarts take a minute on a loaded 2-core machine
 
 
 class Lost(Exception):

@@ -70,7 +70,10 @@ async def campaign(
         killed, stuck = await _kill_loop(c, kills, rng, gap)
         keep_going.clear()
         log.info("kills done; the tables finish their games")
-        await asyncio.wait_for(asyncio.gather(*players), FINISH_TIMEOUT_S)
+        try:
+            await asyncio.wait_for(asyncio.gather(*players), FINISH_TIMEOUT_S)
+        except TimeoutError:  # counted below as unfinished games
+            log.warning("games still running after %d s", FINISH_TIMEOUT_S)
     finally:
         for task in players:
             task.cancel()
