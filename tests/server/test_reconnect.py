@@ -122,6 +122,27 @@ def test_an_idle_room_is_forgotten_and_reloaded_from_the_store(server: TestClien
     assert all(c.version == version for c in back)
 
 
+def test_a_chat_line_retried_after_the_room_was_reloaded_is_stored_once(
+    server: TestClient,
+) -> None:
+    code, clients, _ = start_game(server)
+    line = {"type": "chat", "id": "hello-1", "channel": "all", "text": "hello once"}
+    clients[0].ok(line)
+    tokens = [c.token for c in clients]
+    for client in clients:
+        client.close()
+    node = server.app.state.node  # type: ignore[attr-defined]
+    deadline = 100
+    while code in node.hubs and deadline:  # forgotten, as after a restart: ids only in the store
+        server.get("/healthz")
+        deadline -= 1
+    assert code not in node.hubs
+    back = Client(server, code, token=tokens[0], chat_seq=0)
+    back.ok(line)
+    other = Client(server, code, token=tokens[1], chat_seq=0)
+    assert [c["text"] for c in other.chat].count("hello once") == 1
+
+
 def test_the_action_that_ended_the_game_can_be_retried(server: TestClient) -> None:
     _, clients, table = start_game(server)
     table.play_out()

@@ -48,3 +48,15 @@ async def test_chat_of_a_game_leaves_out_other_games_and_the_lobby(store: Store)
 async def test_chat_in_an_unknown_room_is_an_error(store: Store) -> None:
     with pytest.raises(LookupError):
         await store.append_chat("NONE", None, "all", None, "n", "hello?", 1.0)
+
+
+async def test_a_retried_message_id_is_stored_once_and_answered_with_the_first_line(
+    store: Store,
+) -> None:
+    await rooms(store, "AAAA")
+    first = await store.append_chat("AAAA", None, "all", "w0", "Ana", "hi", 1.0, "m-1")
+    other_seat = await store.append_chat("AAAA", None, "all", "w1", "Bo", "hi", 2.0, "m-1")
+    retried = await store.append_chat("AAAA", None, "all", "w0", "Ana", "hi", 3.0, "m-1")
+    assert retried == first
+    assert other_seat.seq == 2
+    assert [line.seq for line in await store.chat_since("AAAA", 0)] == [1, 2]

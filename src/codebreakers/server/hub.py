@@ -380,13 +380,17 @@ class RoomHub:
                 )
                 if not bucket.take(self.ports.clock()):
                     raise Refused("rate_limited", "too many chat lines; wait a little")
-                await self._append_chat(actor, channel, text)
+                await self._append_chat(actor, channel, text, action_id)
                 seen[action_id] = None
                 while len(seen) > REMEMBERED_CHAT_IDS:
                     seen.popitem(last=False)
             conn.push(encode(Ack(action_id)))
 
-    async def _append_chat(self, pid: str, channel: str, text: str) -> None:
+    async def _append_chat(
+        self, pid: str, channel: str, text: str, client_id: str | None = None
+    ) -> None:
+        """Store and push a line; a retry the store already has (after a restart) is not pushed
+        again, since every reader got it then or gets it from the backlog."""
         stored = chat.store_channel(channel, rooms.team_of(self.data, pid))
         line = await self.ports.store.append_chat(
             self.code,
@@ -396,8 +400,11 @@ class RoomHub:
             self.data["players"][pid]["name"],
             text,
             self.ports.clock(),
+            client_id,
         )
-        self.chat_seq = max(self.chat_seq, line.seq)
+        if line.seq <= self.chat_seq:
+            return
+        self.chat_seq = line.seq
         self._push_chat([line])
 
     async def _backlog(self, after: int) -> list[ChatLine]:

@@ -58,6 +58,7 @@ class ChatLine:
     name: str
     text: str
     at: float
+    client_id: str | None = None  # the sender's message id, so a retry is stored once
 
 
 class AppendResult(Enum):
@@ -129,8 +130,13 @@ class Store(Protocol):
         name: str,
         text: str,
         at: float,
+        client_id: str | None = None,
     ) -> ChatLine:
-        """Store a line with the room's next sequence number."""
+        """Store a line with the room's next sequence number.
+
+        When `(room_code, seat, client_id)` was stored already, the line stored then is returned
+        unchanged (a retried message is never stored twice, also across restarts).
+        """
         ...
 
     async def chat_since(self, room_code: str, seq: int, limit: int = 500) -> list[ChatLine]: ...

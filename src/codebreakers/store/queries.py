@@ -229,6 +229,11 @@ _CHAT_SINCE = (
     .order_by(chat.c.seq)
     .limit(_param("limit"))
 )
+_CHAT_RETRIED = select(chat).where(
+    chat.c.room_code == _param("room_code"),
+    chat.c.seat == _param("seat"),
+    chat.c.client_id == _param("client_id"),
+)
 _CHAT_OF_GAME = select(chat).where(chat.c.game_id == _param("game_id")).order_by(chat.c.seq)
 
 
@@ -241,11 +246,17 @@ def append_chat(
     name: str,
     text: str,
     at: float,
+    client_id: str | None = None,
 ) -> ChatLine:
-    """The line with the room's next sequence number; LookupError for an unknown room."""
+    """The line with the room's next sequence number, or the line a retry of `client_id` stored
+    already; LookupError for an unknown room."""
     room = {"p_room_code": room_code}
     if conn.scalar(_LOCK_ROOM, room) is None:
         raise LookupError(f"no room {room_code!r}")
+    if client_id is not None and seat is not None:
+        retried = {**room, "p_seat": seat, "p_client_id": client_id}
+        if (stored := conn.execute(_CHAT_RETRIED, retried).first()) is not None:
+            return ChatLine(**stored._asdict())
     line = ChatLine(
         seq=conn.execute(_NEXT_SEQ, room).scalar_one(),
         room_code=room_code,
@@ -255,6 +266,7 @@ def append_chat(
         name=name,
         text=text,
         at=at,
+        client_id=client_id,
     )
     conn.execute(insert(chat), asdict(line))
     return line

@@ -88,8 +88,10 @@ chat = Table(
     Column("name", String, nullable=False),
     Column("text", String, nullable=False),
     Column("at", Float, nullable=False),
+    Column("client_id", String, nullable=True),
     PrimaryKeyConstraint("room_code", "seq", name="pk_chat"),
     ForeignKeyConstraint(["room_code"], ["rooms.code"], name="fk_chat_room_code_rooms"),
     ForeignKeyConstraint(["game_id"], ["games.id"], name="fk_chat_game_id_games"),
     Index("ix_chat_game_id", "game_id", "seq"),
+    Index("ux_chat_client_id", "room_code", "seat", "client_id", unique=True),
 )

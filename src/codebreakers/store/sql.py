@@ -111,10 +111,12 @@ class SqlStore:
         name: str,
         text: str,
         at: float,
+        client_id: str | None = None,
     ) -> ChatLine:
-        """The line with the room's next sequence number; LookupError for an unknown room."""
+        """The line with the room's next sequence number (or the one a retry stored already);
+        LookupError for an unknown room."""
         return await self._run.write(
-            queries.append_chat, room_code, game_id, channel, seat, name, text, at
+            queries.append_chat, room_code, game_id, channel, seat, name, text, at, client_id
         )
 
     async def chat_since(self, room_code: str, seq: int, limit: int = 500) -> list[ChatLine]:
