@@ -30,14 +30,14 @@ test: $(TEST_STAMP) browser
 	$(BIN)/python -m pytest -n 2 -m browser $(PYTEST_ARGS)
 
 check: $(TEST_STAMP)
-	$(BIN)/ruff format --check src tests bench scripts
-	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/ruff format --check src tests scripts
+	$(BIN)/ruff check src tests scripts
 	$(BIN)/mypy src/codebreakers/games
 	$(BIN)/lint-imports
 
 fmt: $(TEST_STAMP)
-	$(BIN)/ruff format src tests bench scripts
-	$(BIN)/ruff check --fix src tests bench scripts
+	$(BIN)/ruff format src tests scripts
+	$(BIN)/ruff check --fix src tests scripts
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
