@@ -175,14 +175,18 @@ def start_game(
     people: list[tuple[str, dict[str, int], str]],
     folder: Path | None = None,
     watchers: Sequence[tuple[str, dict[str, int], str]] = (),
+    checked_options: Sequence[str] = (),
 ) -> tuple[list[Player], dict[str, list[Player]], list[Player]]:
-    """The first person creates a room from the home page, everyone joins by its link (seated
-    alternately White, Black, White...), watchers step out to the spectators, the host starts.
+    """The first person creates a room from the home page (ticking the `checked_options` boxes
+    of its form, by element id), everyone joins by its link (seated alternately White, Black,
+    White...), watchers step out to the spectators, the host starts.
     Returns the seated players, the same by team, and the spectators."""
     players = [Player.open(browser, name, viewport, lang) for name, viewport, lang in people]
     spectators = [Player.open(browser, name, viewport, lang) for name, viewport, lang in watchers]
     host = players[0]
     host.page.goto(server_url)
+    for box in checked_options:
+        host.page.check(f"#{box}")
     host.page.click("form.create button[type=submit]")
     host.page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
     host.page.fill("#join-name", host.name)
