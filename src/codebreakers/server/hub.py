@@ -259,7 +259,14 @@ class RoomHub:
         for attempt in range(RETRIES):
             if attempt:
                 await backoff(attempt)
-            data, extra = make(self.data)
+            try:
+                data, extra = make(self.data)
+            except Refused:
+                # Judged on what this node holds; another node may have changed the room since
+                # (a join that makes a team complete): judge again on the stored room if newer.
+                if not await self._adopt_newer_room():
+                    raise
+                continue
             if isinstance(extra, GameRunner):
                 await store.create_game(
                     extra.game_id, self.code, self.data["game"], extra.setup, self.ports.clock()
@@ -271,6 +278,15 @@ class RoomHub:
                 raise Refused("room_not_found", "the room is gone")
             self.data, self.version = row.data, row.version  # pushed by the caller or a notice
         raise Refused("busy", "the room changed concurrently; send again with the same id")
+
+    async def _adopt_newer_room(self) -> bool:
+        """Take the stored room when it is newer than this node's copy (and push it)."""
+        row = await self.ports.store.load_room(self.code)
+        if row is None or row.version <= self.version:
+            return False
+        self.data, self.version = row.data, row.version
+        self._push_room()
+        return True
 
     async def _save(self, data: JSON) -> bool:
         ok = await self.ports.store.update_room(
