@@ -226,35 +226,36 @@ def pick_with_keyboard(player: Player, board: str, team: str, code: list[int]) -
         ).to_be_checked()
 
 
+# In no keyword pool: a clue from this list can never be mistaken for a leaked keyword.
 CLUE_WORDS = [
-    "comet",
+    "nebula",
     "harbor",
     "velvet",
-    "thunder",
+    "drizzle",
     "lantern",
-    "meadow",
-    "copper",
+    "parsley",
+    "saffron",
     "whisper",
-    "glacier",
+    "oboe",
     "saddle",
     "orchid",
-    "compass",
+    "cello",
     "ember",
     "quartz",
     "falcon",
     "canyon",
     "marble",
     "cinder",
-    "violin",
+    "walrus",
     "tundra",
-    "pepper",
+    "heron",
     "beacon",
     "walnut",
-    "shadow",
-    "kettle",
+    "mortar",
+    "sextant",
     "raven",
-    "tulip",
-    "anchor",
+    "trellis",
+    "fjord",
 ]
 
 

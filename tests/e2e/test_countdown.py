@@ -29,9 +29,9 @@ def test_the_sand_timer_counts_down_for_everyone_and_submits_the_late_clues(
             expect(p.page.locator(".countdown")).to_have_count(0)
         first = wait_for(teams["white"], Player.is_encryptor, "White's encryptor")[0]
         late = wait_for(teams["black"], Player.is_encryptor, "Black's encryptor")[0]
-        late.page.fill("#clue-0", "lighthouse")  # typed, never sent by its author
+        late.page.fill("#clue-0", "pylon")  # typed, never sent by its author
         late.page.wait_for_timeout(1500)  # the draft goes to the server 0.6 s after the last key
-        first.transmit(["comet", "harbor", "velvet"])
+        first.transmit(["zephyr", "harbor", "velvet"])
         for p in players:
             expect(p.page.locator(".countdown")).to_have_count(1)
             assert 20 <= seconds_left(p) <= 30
@@ -42,7 +42,7 @@ def test_the_sand_timer_counts_down_for_everyone_and_submits_the_late_clues(
             p.shot(folder, "sand-timer", full_page=False)
         # When it runs out, the late transmission goes out with what was typed.
         expect(late.page.locator("section.encryptor")).to_have_count(0, timeout=60_000)
-        expect(first.page.get_by_text("lighthouse").first).to_be_visible()
+        expect(first.page.get_by_text("pylon").first).to_be_visible()
     finally:
         for p in players:
             p.context.close()

@@ -44,14 +44,14 @@ def test_reload_returns_to_the_same_seat_and_state(browser: Browser, server_url:
         assert not decider.page.title().startswith("● ")
         # The encryptor types two clues, reloads: the draft (kept by the server) is back.
         enc.page.focus("#clue-0")
-        enc.page.keyboard.type("comet")
+        enc.page.keyboard.type("lichen")
         enc.page.keyboard.press("Tab")
         enc.page.keyboard.type("harbor")
         enc.page.wait_for_timeout(1500)  # the draft is sent 0.6 s after the last key
         for p in players:
             p.shot(folder, "1-writing", full_page=False)
         enc.page.reload()
-        expect(enc.page.locator("#clue-0")).to_have_value("comet")
+        expect(enc.page.locator("#clue-0")).to_have_value("lichen")
         expect(enc.page.locator("#clue-1")).to_have_value("harbor")
         assert enc.read_code() == code
         assert enc.keywords() == keywords
@@ -113,7 +113,7 @@ def test_server_restart_shows_the_banner_and_resumes(
         own_server.stop()
         for p in players:
             expect(p.page.locator(".banner[role=alert]")).to_be_visible()
-        enc.page.fill("#clue-1", "meadow")  # typing goes on while offline
+        enc.page.fill("#clue-1", "gazebo")  # typing goes on while offline
         for p in players:
             p.shot(folder, "1-connection-lost")
         own_server.start()
@@ -122,8 +122,8 @@ def test_server_restart_shows_the_banner_and_resumes(
             expect(p.page.locator(".banner")).to_have_count(0, timeout=40_000)
         assert enc.keywords() == keywords
         expect(enc.page.locator("#clue-0")).to_have_value("lantern")
-        expect(enc.page.locator("#clue-1")).to_have_value("meadow")
-        enc.page.fill("#clue-2", "copper")
+        expect(enc.page.locator("#clue-1")).to_have_value("gazebo")
+        enc.page.fill("#clue-2", "basalt")
         enc.page.click("section.encryptor form button[type=submit]")
         enc.page.click("section.encryptor .confirm button.primary")
         expect(enc.page.locator("section.encryptor")).to_have_count(0)

@@ -7,7 +7,7 @@
 - slow reader: sockets that stop reading while the room changes quickly; the server's memory
   before and after, and whether it dropped them;
 - cross-origin: sockets whose Origin is another site must get `bad_origin` and a 1008 close.
-HTML in user texts is checked in a real browser by tests/reliability/test_html_inert.py.
+HTML in user texts is checked in a real browser by tests/e2e/test_html_inert.py.
 """
 
 from __future__ import annotations

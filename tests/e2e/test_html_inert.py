@@ -1,6 +1,6 @@
 """HTML typed into custom keywords and private notes is shown as text in a real browser.
 
-The browser tests (tests/e2e/) cover names, clues and chat; this adds what they leave out:
+The other browser tests cover names, clues and chat; this adds what they leave out:
 a room created with custom words that are HTML (every player sees its team's four), and a note
 full of markup. Debian's Chromium through Playwright, never a downloaded browser.
 """
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from e2e.table_driver import CHROMIUM_ARGS, DESKTOP, Player
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from codebreakers.campaigns.servers import Node
+from e2e.table_driver import DESKTOP, Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -34,14 +34,6 @@ def site(tmp_path: Path) -> Iterator[str]:
         yield node.http
     finally:
         node.stop()
-
-
-@pytest.fixture
-def browser(chromium_path: str) -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def test_custom_words_and_notes_are_inert(site: str, browser: Browser) -> None:
