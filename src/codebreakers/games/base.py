@@ -26,6 +26,19 @@ class Rejection:
     detail: str = ""
 
 
+def declared_codes(namespace: Mapping[str, object]) -> frozenset[str]:
+    """The stable codes a rejections module declares as UPPER_CASE string constants."""
+    return frozenset(
+        value for name, value in namespace.items() if name.isupper() and isinstance(value, str)
+    )
+
+
+def checked_rejection(codes: frozenset[str], code: str, detail: str = "") -> Rejection:
+    """A rejection whose code is one of `codes` (a typo there is a bug, not a rejection)."""
+    assert code in codes, code
+    return Rejection(code, detail)
+
+
 @dataclass(frozen=True, slots=True)
 class Applied(Generic[S]):
     """The state after one action and what happened, for notifications and bot chatter."""

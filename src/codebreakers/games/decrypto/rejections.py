@@ -6,7 +6,7 @@ new situations get new codes.
 
 from __future__ import annotations
 
-from codebreakers.games.base import Rejection
+from codebreakers.games.base import Rejection, checked_rejection, declared_codes
 
 # Options and setup.
 UNKNOWN_OPTION = "unknown_option"
@@ -48,12 +48,9 @@ EXACT_MATCH = "exact_match"
 # Timers.
 NO_DEADLINE_PASSED = "no_deadline_passed"
 
-REJECTION_CODES: frozenset[str] = frozenset(
-    value for name, value in dict(globals()).items() if name.isupper() and isinstance(value, str)
-)
+REJECTION_CODES: frozenset[str] = declared_codes(dict(globals()))
 
 
 def reject(code: str, detail: str = "") -> Rejection:
-    """A rejection whose code is one of REJECTION_CODES (a typo here is a bug, not a rejection)."""
-    assert code in REJECTION_CODES, code
-    return Rejection(code, detail)
+    """A rejection whose code is one of REJECTION_CODES."""
+    return checked_rejection(REJECTION_CODES, code, detail)
