@@ -25,7 +25,8 @@ class BusStats:
 
 class Bus(Protocol):
     async def start(self, listener: Listener) -> None:
-        """Begin delivering every notification (this node's own included) to `listener`."""
+        """Begin delivering every notification (this node's own included) to `listener`:
+        one room's in order, one at a time; different rooms' concurrently."""
         ...
 
     async def publish(self, message: dict[str, Any]) -> None: ...

@@ -9,7 +9,7 @@ from codebreakers.bus.mailbox import Mailbox, encode
 
 
 class LocalBus:
-    """Delivers each published message to the listener from the event loop, in order.
+    """Delivers each published message to the listener from the event loop, each room's in order.
 
     `publish` never waits for the listener: a game action must not be slowed by whoever
     listens, just as it isn't with Redis.
