@@ -52,6 +52,24 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default=float(os.environ.get("CODEBREAKERS_OFFER_BOTS_AFTER", "20")),
         help="seconds before a quick-join lobby offers its host bots for the empty seats",
     )
+    _env_flag(p, "--per-ip-sockets", int, "64", "sockets one address may hold open (0: no cap)")
+    _env_flag(
+        p, "--per-ip-frames-per-s", float, "60", "frames per second from one address (0: no limit)"
+    )
+    _env_flag(
+        p, "--per-ip-rooms-per-min", float, "12", "rooms one address may make a minute (0: any)"
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default=os.environ.get("CODEBREAKERS_FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        help="proxies trusted to say the client's address (X-Forwarded-For), comma-separated",
+    )
+
+
+def _env_flag(p: argparse.ArgumentParser, flag: str, kind: type, default: str, text: str) -> None:
+    """A number option whose default comes from CODEBREAKERS_<FLAG> when set."""
+    env = "CODEBREAKERS_" + flag.removeprefix("--").replace("-", "_").upper()
+    p.add_argument(flag, type=kind, default=kind(os.environ.get(env, default)), help=text)
 
 
 def _simulate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

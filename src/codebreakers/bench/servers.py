@@ -19,6 +19,8 @@ from pathlib import Path
 import httpx
 import psutil
 
+from codebreakers.server import ipguard
+
 START_TIMEOUT_S = 60.0
 
 
@@ -132,7 +134,7 @@ def start_servers(
         db = f"sqlite:///{workdir / 'bench.db'}"
     ports = [free_port() for _ in range(nodes)]
     servers = ServerSet(urls=[f"http://127.0.0.1:{p}" for p in ports])
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **ipguard.OFF_ENV}  # players share 127.0.0.1
     if db:
         env["CODEBREAKERS_DB"] = db
     if redis:

@@ -26,6 +26,8 @@ import httpx
 import psutil
 from sqlalchemy.engine import make_url
 
+from codebreakers.server import ipguard
+
 START_TIMEOUT_S = 240.0  # this generous on a machine shared with heavy work
 
 
@@ -43,6 +45,7 @@ class Node:
     redis: str | None
     log: Path
     public_url: str | None = None
+    per_ip_limits: bool = False  # off: every client of a campaign comes from 127.0.0.1
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
     starts: int = 0
@@ -63,8 +66,9 @@ class Node:
             cmd += ["--redis", self.redis]
         if self.public_url:
             cmd += ["--public-url", self.public_url]
+        env = {**os.environ, **({} if self.per_ip_limits else ipguard.OFF_ENV)}
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
         self.starts += 1
         if wait:
             self.wait_healthy()
@@ -165,6 +169,7 @@ def cluster(
     nodes: int = 1,
     folder: Path | None = None,
     public_url: str | None = None,
+    per_ip_limits: bool = False,
 ) -> Iterator[Cluster]:
     """`nodes` servers on `db` (a fresh SQLite file by default; a PostgreSQL server URL gets a
     database of its own), stopped (and the database dropped) on exit."""
@@ -173,17 +178,17 @@ def cluster(
         where.mkdir(parents=True, exist_ok=True)
         if db is not None and db.startswith(("postgresql", "postgres:")):
             with postgres_database(db) as url:
-                yield from _run(url, redis, nodes, where, public_url)
+                yield from _run(url, redis, nodes, where, public_url, per_ip_limits)
         else:
-            yield from _run(
-                db or f"sqlite:///{where / 'campaign.db'}", redis, nodes, where, public_url
-            )
+            sqlite = db or f"sqlite:///{where / 'campaign.db'}"
+            yield from _run(sqlite, redis, nodes, where, public_url, per_ip_limits)
 
 
 def _run(
-    db: str, redis: str | None, count: int, where: Path, public_url: str | None
+    db: str, redis: str | None, count: int, where: Path, public_url: str | None, limits: bool
 ) -> Iterator[Cluster]:
-    made = Cluster([Node(db, redis, where / f"node{i}.log", public_url) for i in range(count)], db)
+    logs = [where / f"node{i}.log" for i in range(count)]
+    made = Cluster([Node(db, redis, log, public_url, limits) for log in logs], db)
     try:
         made.nodes[0].start()  # the first one migrates the database
         for node in made.nodes[1:]:

@@ -15,6 +15,7 @@ from typing import Any
 from codebreakers.bots.base import Bot
 from codebreakers.bus.base import Bus
 from codebreakers.games.base import GameRules
+from codebreakers.server.ipguard import DEFAULT, IpLimits
 from codebreakers.store.base import Store
 
 # make_bot(game, *, level, lang, seed, seat) -> Bot, from codebreakers.bots.registry
@@ -29,6 +30,7 @@ class ServerConfig:
     offer_bots_after_s: float = 20.0  # a quick-join lobby offers bots to its host after this
     frame_burst: float = 30.0  # frames a socket may send at once ...
     frames_per_s: float = 10.0  # ... and then per second
+    per_ip: IpLimits = DEFAULT  # per client address (server/ipguard.py); ipguard.OFF for none
 
 
 @dataclass(frozen=True, slots=True)

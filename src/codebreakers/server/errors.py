@@ -39,6 +39,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         "chat_too_long",
         "chat_not_allowed",
         "rate_limited",
+        "too_many_connections",
         "busy",
         "not_found",
         "internal_error",

@@ -14,6 +14,7 @@ import segno
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
+from starlette.websockets import WebSocket
 
 from codebreakers.server import codes
 from codebreakers.server.errors import Refused
@@ -29,12 +30,18 @@ STATUS = {
     "not_found": 404,
     "bad_token": 401,
     "frame_too_large": 413,
+    "rate_limited": 429,
 }
 
 
 def error_response(refused: Refused) -> JSONResponse:
     body = {"error": {"code": refused.code, "detail": refused.detail}}
     return JSONResponse(body, status_code=STATUS.get(refused.code, 400))
+
+
+def client_address(request: Request | WebSocket) -> str:
+    """The peer's address (the forwarded one behind a trusted proxy, see docs/deployment.md)."""
+    return request.client.host if request.client else "unknown"
 
 
 def base_url(request: Request) -> str:
@@ -79,6 +86,7 @@ def routes(node: Node) -> list[Route]:
                 raise Refused("bad_json", str(exc)) from None
             except RecursionError:  # msgspec decodes the `Any` options recursively
                 raise Refused("bad_message", "nested too deeply") from None
+            node.ip_guard.new_room(client_address(request))
             hub = await node.create_room(asked.game, asked.options, asked.public, base_url(request))
         except Refused as refused:
             return error_response(refused)

@@ -21,12 +21,17 @@ from codebreakers.games.registry import RULES_BY_NAME
 from codebreakers.server import logging_setup
 from codebreakers.server.app import create_app
 from codebreakers.server.config import Ports, ServerConfig
+from codebreakers.server.ipguard import ip_limits
 from codebreakers.server.node import Node
 from codebreakers.server.shutdown import drain
 from codebreakers.store import open_store
 
 GC_THRESHOLDS = (200_000, 50, 1_000)
 WS_MAX_BYTES = 1024 * 1024  # beyond our own 64 KiB check, which answers with an error frame
+# Kernel send buffer per socket (Linux doubles it). Autotuning grows it to 4 MiB for a client
+# that stops reading, so a few thousand stalled sockets could pin gigabytes of kernel memory and
+# the outbox limit (server/connection.py) would take megabytes to notice; views are a few KB.
+SEND_BUFFER_BYTES = 64 * 1024
 
 
 class _Server(uvicorn.Server):
@@ -58,6 +63,7 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         public_url=args.public_url,
         bot_delay_s=args.bot_delay,
         offer_bots_after_s=args.offer_bots_after,
+        per_ip=ip_limits(args.per_ip_sockets, args.per_ip_frames_per_s, args.per_ip_rooms_per_min),
     )
     app = create_app(ports, settings)
     config = uvicorn.Config(
@@ -72,6 +78,7 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         log_level=args.log_level,
         log_config=None,  # uvicorn's loggers go through ours (logging_setup: JSON or text)
         lifespan="on",
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     return config, app.state.node
 
@@ -84,5 +91,7 @@ def serve(args: argparse.Namespace) -> int:
     gc.set_threshold(*GC_THRESHOLDS)
     config, node = build(args)
     server = _Server(config, node)
-    server.run()
+    listener = config.bind_socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)  # inherited
+    server.run(sockets=[listener])
     return 0 if server.started else 1

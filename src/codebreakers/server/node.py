@@ -19,6 +19,7 @@ from codebreakers.server.catchup import CatchUp
 from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.server.errors import Refused
 from codebreakers.server.hub import RoomHub
+from codebreakers.server.ipguard import IpGuard
 from codebreakers.server.messages import Bye, encode
 from codebreakers.server.metrics import Metrics, instrument
 from codebreakers.server.shutdown import InFlight
@@ -36,6 +37,7 @@ class Node:
         self.metrics = Metrics()
         self.ports = replace(ports, store=instrument(ports.store, self.metrics))
         self.config = config
+        self.ip_guard = IpGuard(config.per_ip, ports.clock)
         self.catchup = CatchUp(self)
         self.in_flight = InFlight()
         self.draining = False  # set by a graceful shutdown: health checks then say so

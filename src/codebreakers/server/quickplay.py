@@ -23,7 +23,12 @@ from codebreakers.games.base import Rejection
 from codebreakers.server import rooms
 from codebreakers.server.connection import Connection
 from codebreakers.server.errors import Refused
-from codebreakers.server.http_routes import _bounded_body, base_url, error_response
+from codebreakers.server.http_routes import (
+    _bounded_body,
+    base_url,
+    client_address,
+    error_response,
+)
 from codebreakers.server.hub import RoomHub
 from codebreakers.server.node import Node
 
@@ -140,6 +145,7 @@ def routes(node: Node) -> list[Route]:
             if asked.game not in node.ports.bot_games or node.ports.make_bot is None:
                 raise Refused("bots_unavailable", f"no bots for {asked.game!r} here")
             options = options_for(node, asked.game, asked.lang)
+            node.ip_guard.new_room(client_address(request))
             hub = await node.create_room(asked.game, options, False, base_url(request))
             pid, token = await join_as(hub, asked.name)
             await fill_and_start(hub, pid)
@@ -162,6 +168,7 @@ def routes(node: Node) -> list[Route]:
                 hub = await node.hub(found.code) if found is not None else None
                 created = hub is None
                 if hub is None:
+                    node.ip_guard.new_room(client_address(request))
                     hub = await node.create_room(asked.game, options, True, base_url(request))
                 pid, token = await join_as(hub, asked.name)
         except Refused as refused:

@@ -20,6 +20,7 @@ from codebreakers.server import codes, rooms
 from codebreakers.server.config import BOT_LEVELS
 from codebreakers.server.connection import Connection
 from codebreakers.server.errors import Refused
+from codebreakers.server.http_routes import client_address
 from codebreakers.server.hub import RoomHub
 from codebreakers.server.messages import (
     MAX_FRAME_BYTES,
@@ -64,12 +65,30 @@ def origin_allowed(ws: WebSocket, public_url: str | None) -> bool:
     return got.scheme in ("http", "https") and got.netloc == ws.headers.get("host")
 
 
+async def _refuse(ws: WebSocket, code: str, detail: str, close_code: int) -> None:
+    """Say why in a frame the client can translate, then close."""
+    await ws.send_text(encode(Error(None, code, detail)))
+    await ws.close(close_code)
+
+
 async def endpoint(node: Node, ws: WebSocket) -> None:
     await ws.accept()
     if not origin_allowed(ws, node.config.public_url):
-        await ws.send_text(encode(Error(None, "bad_origin", "this site's pages only")))
-        await ws.close(1008)
+        await _refuse(ws, "bad_origin", "this site's pages only", 1008)
         return
+    address = client_address(ws)
+    try:
+        node.ip_guard.admit(address)
+    except Refused as refused:  # 1013: try again later
+        await _refuse(ws, refused.code, refused.detail, 1013)
+        return
+    try:
+        await _serve(node, ws, address)
+    finally:
+        node.ip_guard.release(address)
+
+
+async def _serve(node: Node, ws: WebSocket, address: str) -> None:
     conn = Connection(ws, Bucket(node.config.frame_burst, node.config.frames_per_s))
     conn.start()
     hub: RoomHub | None = None
@@ -81,7 +100,7 @@ async def endpoint(node: Node, ws: WebSocket) -> None:
             frame = message.get("text")
             if frame is None:
                 frame = message.get("bytes") or b""
-            hub = await _handle(node, conn, hub, frame)
+            hub = await _handle(node, conn, hub, frame, address)
     finally:
         if hub is not None:
             await hub.detach(conn)
@@ -89,12 +108,15 @@ async def endpoint(node: Node, ws: WebSocket) -> None:
         await conn.stop()
 
 
-async def _handle(node: Node, conn: Connection, hub: RoomHub | None, frame: str | bytes) -> Any:
+async def _handle(
+    node: Node, conn: Connection, hub: RoomHub | None, frame: str | bytes, address: str
+) -> Any:
     """Handle one frame; returns the socket's hub (set by `hello`)."""
     msg_id = None
     try:
         if not conn.frames.take(node.ports.clock()):
             raise Refused("rate_limited", "too many frames; slow down")
+        node.ip_guard.frame(address)
         msg = parse_client(frame)
         msg_id = getattr(msg, "id", None)
         if isinstance(msg, Hello):

@@ -1,0 +1,146 @@
+"""Limits per client address: open sockets, new sockets, frames and new rooms.
+
+The per-socket frame bucket and the per-player chat bucket stop one tab; these stop one machine
+that opens many tabs (or scripts). Each limit is off when set to 0, which the load benchmark
+needs: its ten thousand players all come from 127.0.0.1. Behind a reverse proxy the address is
+the one the proxy forwards (uvicorn's `--forwarded-allow-ips`, see docs/deployment.md), or every
+player would share the proxy's.
+
+The table holds an entry per address seen lately; entries with no open socket whose buckets
+have refilled are swept, so it stays as large as the set of recently active addresses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from codebreakers.server.errors import Refused
+from codebreakers.server.ratelimit import Bucket
+
+SWEEP_EVERY = 1024  # new addresses between sweeps of idle ones
+
+
+@dataclass(frozen=True, slots=True)
+class IpLimits:
+    """Per-address allowances; 0 turns a limit off."""
+
+    sockets: int = 64  # open at once (a classroom or a party behind one NAT fits)
+    connect_burst: float = 64.0  # new sockets at once ...
+    connects_per_s: float = 4.0  # ... then per second
+    frame_burst: float = 300.0  # frames from all the address's sockets at once ...
+    frames_per_s: float = 60.0  # ... then per second
+    room_burst: float = 20.0  # rooms made over HTTP (create, play now, quick join) at once ...
+    rooms_per_s: float = 0.2  # ... then per second (one every 5 s)
+
+
+DEFAULT = IpLimits()
+
+
+def ip_limits(sockets: int, frames_per_s: float, rooms_per_min: float) -> IpLimits:
+    """The allowances `codebreakers serve` is given (0 turns one off); bursts scale with them."""
+    return IpLimits(
+        sockets=sockets,
+        connect_burst=sockets,
+        connects_per_s=DEFAULT.connects_per_s if sockets else 0,
+        frame_burst=5 * frames_per_s,
+        frames_per_s=frames_per_s,
+        room_burst=DEFAULT.room_burst if rooms_per_min else 0,
+        rooms_per_s=rooms_per_min / 60,
+    )
+
+
+OFF = IpLimits(0, 0, 0, 0, 0, 0, 0)
+# `codebreakers serve`'s environment for OFF: load generators and campaigns run every player
+# from 127.0.0.1 (the abuse campaign keeps the limits, since it measures them).
+OFF_ENV = {
+    "CODEBREAKERS_PER_IP_SOCKETS": "0",
+    "CODEBREAKERS_PER_IP_FRAMES_PER_S": "0",
+    "CODEBREAKERS_PER_IP_ROOMS_PER_MIN": "0",
+}
+
+
+def _bucket(burst: float, rate: float) -> Bucket | None:
+    return Bucket(burst, rate) if burst > 0 else None
+
+
+@dataclass(slots=True)
+class _Address:
+    connects: Bucket | None
+    frames: Bucket | None
+    rooms: Bucket | None
+    sockets: int = 0
+    last_seen: float = 0.0
+
+
+@dataclass
+class IpGuard:
+    limits: IpLimits
+    clock: Callable[[], float]
+    _table: dict[str, _Address] = field(default_factory=dict)
+    _new: int = 0
+
+    def admit(self, address: str) -> None:
+        """Count a new socket from `address`; Refused when the address has too many."""
+        entry = self._entry(address)
+        cap = self.limits.sockets
+        if cap and entry.sockets >= cap:
+            raise Refused("too_many_connections", f"at most {cap} open sockets per address")
+        if entry.connects is not None and not entry.connects.take(entry.last_seen):
+            raise Refused("too_many_connections", "too many new sockets; wait a little")
+        entry.sockets += 1
+
+    def release(self, address: str) -> None:
+        """A socket admitted from `address` closed."""
+        entry = self._table.get(address)
+        if entry is not None and entry.sockets > 0:
+            entry.sockets -= 1
+            entry.last_seen = self.clock()
+
+    def frame(self, address: str) -> None:
+        """Refused when the address's sockets together send faster than allowed."""
+        entry = self._entry(address)
+        if entry.frames is not None and not entry.frames.take(entry.last_seen):
+            raise Refused("rate_limited", "too many frames from your address; slow down")
+
+    def new_room(self, address: str) -> None:
+        """Refused when the address makes rooms faster than allowed."""
+        entry = self._entry(address)
+        if entry.rooms is not None and not entry.rooms.take(entry.last_seen):
+            raise Refused("rate_limited", "too many new rooms from your address; wait a little")
+
+    def tracked(self) -> int:
+        """Addresses in the table (for tests and metrics)."""
+        return len(self._table)
+
+    def _entry(self, address: str) -> _Address:
+        now = self.clock()
+        entry = self._table.get(address)
+        if entry is None:
+            self._new += 1
+            if self._new % SWEEP_EVERY == 0:
+                self._sweep(now)
+            limits = self.limits
+            entry = self._table[address] = _Address(
+                _bucket(limits.connect_burst, limits.connects_per_s),
+                _bucket(limits.frame_burst, limits.frames_per_s),
+                _bucket(limits.room_burst, limits.rooms_per_s),
+            )
+        entry.last_seen = now
+        return entry
+
+    def _sweep(self, now: float) -> None:
+        """Forget addresses with no socket open whose every bucket is full again by now."""
+        idle = [a for a, e in self._table.items() if e.sockets == 0 and self._refilled(e, now)]
+        for address in idle:
+            del self._table[address]
+
+    def _refilled(self, entry: _Address, now: float) -> bool:
+        limits = self.limits
+        pairs = (
+            (limits.connect_burst, limits.connects_per_s),
+            (limits.frame_burst, limits.frames_per_s),
+            (limits.room_burst, limits.rooms_per_s),
+        )
+        waits = [burst / rate for burst, rate in pairs if burst > 0 and rate > 0]
+        return now - entry.last_seen >= max(waits, default=0.0)
