@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from real_server import RealServer
 from server_harness import OPEN, Client, Table, new_room
 
@@ -116,3 +117,32 @@ def test_sigkill_mid_round_loses_no_acknowledged_action(real: RealServer) -> Non
     real.process.terminate()
     for client in back:
         assert client.expect("bye")["reason"] == "shutdown"
+
+
+@pytest.mark.slow
+def test_serve_on_granian_plays_a_game_and_stops_cleanly(tmp_path: Path) -> None:
+    real = RealServer(tmp_path / "g.db", tmp_path / "g.log", ("--server", "granian"))
+    real.start()
+    try:
+        code = new_room(real)  # type: ignore[arg-type]
+        clients = [Client(real, code) for _ in range(4)]  # type: ignore[arg-type]
+        for client, name in zip(clients, "ABCD", strict=True):
+            client.join(name)
+        clients[0].ok({"type": "start"})
+        table = Table(clients)
+        table.sync(0)
+        table.play_out()
+        assert clients[0].view["outcome"]["winner"] == "black"  # type: ignore[index]
+        assert real.process is not None
+        # granian closes the sockets before the app's shutdown runs, so no `bye` (tabs reconnect
+        # on any close); the worker and the main process still stop cleanly.
+        real.process.terminate()
+        for client in clients:
+            with pytest.raises(ConnectionClosed):
+                client.expect("bye")
+        assert real.process.wait(20) == 0
+        assert "Traceback" not in real.log.read_text()
+    finally:
+        for client in list(OPEN):
+            client.close()
+        real.stop()

@@ -1,11 +1,9 @@
-"""Running an ASGI app for the bench under uvicorn or granian, with the same settings as serve.
+"""Running the bare endpoint for the bench under uvicorn or granian, with serve's settings.
 
-`codebreakers serve` runs the game under uvicorn only; to compare granian on the real game the
-bench serves the same app, built by serve's own `build()` from the same `CODEBREAKERS_*`
-settings, under granian (`codebreakers.bench.asgi:game_app` as a factory). The bare endpoint runs
-through here under both servers. Both servers get serve's WebSocket settings (uvicorn's
-websockets-sansio protocol without permessage-deflate, 1 MiB frames; granian never offers
-deflate), one worker, and the GC thresholds serve uses.
+The game itself runs through `codebreakers serve --server uvicorn|granian`. The bare endpoint
+gets the same WebSocket settings (uvicorn's websockets-sansio protocol without
+permessage-deflate, 1 MiB frames; granian never offers deflate), one worker, and serve's GC
+thresholds.
 
 Run as `python -m codebreakers.bench.asgi TARGET --port P --server uvicorn|granian [--factory]`.
 """
@@ -13,27 +11,19 @@ Run as `python -m codebreakers.bench.asgi TARGET --port P --server uvicorn|grani
 from __future__ import annotations
 
 import argparse
-import gc
-from typing import Any
 
-from codebreakers.bench.runtime import GC_THRESHOLDS, raise_nofile
-
-BACKLOG = 4096
-WS_MAX_BYTES = 1024 * 1024
-
-
-def game_app() -> Any:
-    """The game's app exactly as `codebreakers serve` builds it (settings from the environment)."""
-    from codebreakers.cli import build_parser
-    from codebreakers.server.main import build
-
-    config, _node = build(build_parser().parse_args(["serve"]))
-    return config.app
+from codebreakers.server.process import (
+    BACKLOG,
+    NOFILE,
+    WS_MAX_BYTES,
+    raise_nofile,
+    set_gc_thresholds,
+)
 
 
 def serve(target: str, host: str, port: int, server: str, factory: bool) -> None:
-    raise_nofile(65_536)
-    gc.set_threshold(*GC_THRESHOLDS)
+    raise_nofile(NOFILE)
+    set_gc_thresholds()
     if server == "granian":
         from granian import Granian
         from granian.constants import Interfaces

@@ -21,7 +21,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from codebreakers.bench.runtime import tune_gc
+from codebreakers.server.process import tune_gc
 
 SIZE_ENV = "CODEBREAKERS_BARE_SIZE"
 DEFAULT_SIZE = 1600

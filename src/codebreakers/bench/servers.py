@@ -116,13 +116,10 @@ class ServerSet:
 
 
 def _command(bare: bool, server: str, port: int) -> list[str]:
-    """The bare endpoint, or the game: through `codebreakers serve`, or the same app on granian."""
+    """The bare endpoint, or the game through `codebreakers serve`."""
     at = ["--host", "127.0.0.1", "--port", str(port), "--server", server]
     if bare:
         return [sys.executable, "-m", "codebreakers.bench.asgi", "codebreakers.bench.bare:app", *at]
-    if server == "granian":
-        target = "codebreakers.bench.asgi:game_app"
-        return [sys.executable, "-m", "codebreakers.bench.asgi", target, "--factory", *at]
     return [sys.executable, "-m", "codebreakers.cli", "serve", *at, "--log-level", "warning"]
 
 

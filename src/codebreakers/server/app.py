@@ -18,7 +18,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from codebreakers.server import metrics, quickplay, ws
+from codebreakers.server import metrics, process, quickplay, shutdown, ws
 from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.server.errors import Refused
 from codebreakers.server.http_routes import WEB_DIR, error_response, routes
@@ -35,10 +35,12 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await node.start()
+        if node.config.freeze_after_start:
+            process.freeze_startup()
         try:
             yield
         finally:
-            node.say_goodbye()
+            await shutdown.settle(node)
             await node.close()
 
     app = Starlette(

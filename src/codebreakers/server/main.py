@@ -1,16 +1,17 @@
-"""`codebreakers serve`: settings from the command line (or environment), then uvicorn.
+"""`codebreakers serve`: settings from the command line (or environment), then uvicorn or granian.
 
 The garbage collector is tuned as docs/performance.md explains: with thousands of sockets a
 full collection walks every object and stalls the event loop, so thresholds are raised and the
-objects alive after start-up are frozen out of collections.
+objects alive after start-up are frozen out of collections. The descriptor limit is raised too:
+each player is a socket.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
-import logging
+import os
 import socket
+from typing import Any
 
 import uvicorn
 
@@ -18,16 +19,15 @@ from codebreakers.bots.registry import GAMES as BOT_GAMES
 from codebreakers.bots.registry import make_bot
 from codebreakers.bus import open_bus
 from codebreakers.games.registry import RULES_BY_NAME
-from codebreakers.server import logging_setup
+from codebreakers.server import logging_setup, process
 from codebreakers.server.app import create_app
 from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.server.ipguard import ip_limits
 from codebreakers.server.node import Node
+from codebreakers.server.process import BACKLOG, NOFILE, WS_MAX_BYTES
 from codebreakers.server.shutdown import drain
 from codebreakers.store import open_store
 
-GC_THRESHOLDS = (200_000, 50, 1_000)
-WS_MAX_BYTES = 1024 * 1024  # beyond our own 64 KiB check, which answers with an error frame
 # Kernel send buffer per socket (Linux doubles it). Autotuning grows it to 4 MiB for a client
 # that stops reading, so a few thousand stalled sockets could pin gigabytes of kernel memory and
 # the outbox limit (server/connection.py) would take megabytes to notice; views are a few KB.
@@ -35,19 +35,15 @@ SEND_BUFFER_BYTES = 64 * 1024
 
 
 class _Server(uvicorn.Server):
-    """uvicorn, plus a `bye` to every socket before it closes them, and gc.freeze after start."""
+    """uvicorn, plus a drain (stop accepting, finish in-flight messages, `bye`) before it closes
+    the sockets."""
 
     def __init__(self, config: uvicorn.Config, node: Node) -> None:
         super().__init__(config)
         self._node = node
 
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        gc.collect()
-        gc.freeze()
-
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        await drain(self, self._node)  # stop accepting, finish in-flight messages, bye
+        await drain(self, self._node)
         await super().shutdown(sockets)
 
 
@@ -64,6 +60,7 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         bot_delay_s=args.bot_delay,
         offer_bots_after_s=args.offer_bots_after,
         per_ip=ip_limits(args.per_ip_sockets, args.per_ip_frames_per_s, args.per_ip_rooms_per_min),
+        freeze_after_start=True,
     )
     app = create_app(ports, settings)
     config = uvicorn.Config(
@@ -84,14 +81,49 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
 
 
 def serve(args: argparse.Namespace) -> int:
-    if args.server != "uvicorn":
-        logging.getLogger(__name__).error("only --server uvicorn serves the game for now")
-        return 2
     logging_setup.configure(args.log_level)
-    gc.set_threshold(*GC_THRESHOLDS)
+    process.raise_nofile(NOFILE)
+    if args.server == "granian":
+        return _serve_granian(args)
+    process.set_gc_thresholds()
     config, node = build(args)
     server = _Server(config, node)
     listener = config.bind_socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)  # inherited
     server.run(sockets=[listener])
     return 0 if server.started else 1
+
+
+def _serve_granian(args: argparse.Namespace) -> int:
+    """granian runs the app in a worker process of its own, which builds it with `granian_app`
+    from the environment: every option travels there as its CODEBREAKERS_* variable."""
+    from granian import Granian
+    from granian.constants import Interfaces
+    from granian.log import LogLevels
+
+    for name, value in vars(args).items():
+        if name != "command" and value is not None:
+            os.environ[f"CODEBREAKERS_{name.upper()}"] = str(value)
+    Granian(
+        f"{__name__}:granian_app",
+        address=args.host,
+        port=args.port,
+        interface=Interfaces.ASGI,
+        workers=1,
+        websockets=True,
+        backlog=BACKLOG,
+        log_level=LogLevels(args.log_level.lower()),
+        factory=True,
+    ).serve()
+    return 0
+
+
+def granian_app() -> Any:
+    """The app as `serve` builds it, for granian's worker (options from the environment)."""
+    from codebreakers.cli import build_parser
+
+    args = build_parser().parse_args(["serve"])
+    logging_setup.configure(args.log_level)
+    process.set_gc_thresholds()
+    config, _node = build(args)
+    return config.app

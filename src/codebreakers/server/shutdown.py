@@ -59,6 +59,13 @@ async def drain(server: uvicorn.Server, node: Node) -> None:
     node.draining = True
     for listener in server.servers:
         listener.close()
+    await settle(node)
+
+
+async def settle(node: Node) -> None:
+    """Finish what is in flight and tell every socket to go (granian stops accepting itself;
+    under uvicorn `drain` did all this already, and a second call finds nothing to do)."""
+    node.draining = True
     if not await node.in_flight.idle(DRAIN_S):
         log.warning("shutdown: messages still in flight after %.0f s; stopping anyway", DRAIN_S)
     node.say_goodbye(RETRY_MS)
