@@ -13,8 +13,9 @@ games, the bus's own `stats`) is read from the node when Prometheus asks.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from bisect import bisect_left
+from collections.abc import Awaitable, Callable
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any, cast
 
 from starlette.requests import Request
@@ -33,21 +34,24 @@ Labels = tuple[tuple[str, str], ...]
 
 
 class Histogram:
-    """Cumulative buckets, as Prometheus wants them: each counts observations <= its bound."""
+    """Observations by bucket; `counts` sums them up the way Prometheus wants (each bucket
+    counts observations <= its bound) when scraped, so observing is one increment."""
 
-    __slots__ = ("count", "counts", "total")
+    __slots__ = ("_hits", "count", "total")
 
     def __init__(self) -> None:
-        self.counts = [0] * len(BUCKETS)
+        self._hits = [0] * (len(BUCKETS) + 1)  # the last: above every bound
         self.count = 0
         self.total = 0.0
 
     def observe(self, seconds: float) -> None:
         self.count += 1
         self.total += seconds
-        for i, bound in enumerate(BUCKETS):
-            if seconds <= bound:
-                self.counts[i] += 1
+        self._hits[bisect_left(BUCKETS, seconds)] += 1
+
+    @property
+    def counts(self) -> list[int]:
+        return list(accumulate(self._hits[:-1]))
 
 
 class Metrics:
@@ -65,21 +69,9 @@ class Metrics:
     def bump(family: dict[Labels, int], labels: Labels, by: int = 1) -> None:
         family[labels] = family.get(labels, 0) + by
 
-    @contextmanager
-    def handling(self, kind: str) -> Iterator[None]:
+    def handling(self, kind: str) -> _Handling:
         """Time one client message's handling; its outcome is ok, refused or error."""
-        started = time.perf_counter()
-        outcome = "error"
-        try:
-            yield
-            outcome = "ok"
-        except Refused:
-            outcome = "refused"
-            raise
-        finally:
-            self.bump(self.messages, (("type", kind), ("outcome", outcome)))
-            hist = self.message_seconds.setdefault((("type", kind),), Histogram())
-            hist.observe(time.perf_counter() - started)
+        return _Handling(self, kind)
 
     def render(self, node: Node) -> str:
         """The exposition text, with the gauges read from the node now."""
@@ -147,6 +139,35 @@ class Metrics:
             self.catchups,
         )
         return "".join(out)
+
+
+class _Handling:
+    """The context of `Metrics.handling`: a plain class, since it wraps every client message
+    (a generator-based context manager costs several times more)."""
+
+    __slots__ = ("_kind", "_metrics", "_started")
+
+    def __init__(self, metrics: Metrics, kind: str) -> None:
+        self._metrics = metrics
+        self._kind = kind
+        self._started = 0.0
+
+    def __enter__(self) -> None:
+        self._started = time.perf_counter()
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        metrics = self._metrics
+        if kind is None:
+            outcome = "ok"
+        elif issubclass(kind, Refused):
+            outcome = "refused"
+        else:
+            outcome = "error"
+        metrics.bump(metrics.messages, (("type", self._kind), ("outcome", outcome)))
+        hist = metrics.message_seconds.get((("type", self._kind),))
+        if hist is None:
+            hist = metrics.message_seconds[(("type", self._kind),)] = Histogram()
+        hist.observe(time.perf_counter() - self._started)
 
 
 def _labels(labels: Labels, extra: str = "") -> str:

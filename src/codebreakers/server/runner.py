@@ -40,6 +40,11 @@ class GameRunner:
     version: int = 0
     # (seat, client action id) -> the version it was stored at: retries are answered, not reapplied
     applied_ids: dict[tuple[str, str], int] = field(default_factory=dict)
+    # The seated players, from the setup (which never changes): asked several times per action.
+    _seats: frozenset[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._seats = frozenset(seat for team in self.setup["teams"].values() for seat in team)
 
     @classmethod
     def start(cls, rules: GameRules[Any], game_id: str, setup: JSON) -> GameRunner:
@@ -118,8 +123,8 @@ class GameRunner:
     def view(self, seat: str | None, open_spectator: bool) -> JSON:
         return self.rules.view(self.state, Viewer(seat, open_spectator and seat is None))
 
-    def seats(self) -> set[str]:
-        return {seat for team in self.setup["teams"].values() for seat in team}
+    def seats(self) -> frozenset[str]:
+        return self._seats
 
     @property
     def over(self) -> bool:
