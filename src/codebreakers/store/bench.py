@@ -3,7 +3,9 @@
 Without a URL it uses a fresh SQLite file in a temporary directory; with a PostgreSQL URL it
 writes rooms, games and chat prefixed `bench-` into that database (use a scratch database).
 Prints append latency (one writer), throughput and latency with many games appending at once,
-chat appends, and the time to load a long game. Figures go to docs/storage.md.
+room updates, chat appends, and the time to load a long game, each with its CPU per operation:
+all threads, and in brackets the event loop's thread alone (the rest is the store's threads).
+Figures go to docs/storage.md.
 """
 
 from __future__ import annotations
@@ -22,23 +24,25 @@ from codebreakers.store import open_store
 from codebreakers.store.base import ActionRow, AppendResult, RoomRow, Store
 
 ACTION = {"type": "guess", "team": "white", "code": [3, 1, 4], "clues": ["orbit", "tide", "ink"]}
+ROOM = {"seats": {f"white:{i}": {"name": f"player {i}", "ready": True} for i in range(4)}}
 
 
-async def timed(work: Callable[[], Awaitable[object]]) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (this process, all threads) that `work` took."""
-    wall, cpu = time.perf_counter(), time.process_time()
+async def timed(work: Callable[[], Awaitable[object]]) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (this process, all threads) and CPU seconds of this thread (the
+    event loop's) that `work` took."""
+    wall, cpu, loop = time.perf_counter(), time.process_time(), time.thread_time()
     await work()
-    return time.perf_counter() - wall, time.process_time() - cpu
+    return time.perf_counter() - wall, time.process_time() - cpu, time.thread_time() - loop
 
 
-def report(label: str, latencies: list[float], spent: tuple[float, float]) -> None:
+def report(label: str, latencies: list[float], spent: tuple[float, float, float]) -> None:
     ordered = sorted(latencies)
-    wall, cpu = spent
+    wall, cpu, loop = spent
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
     print(
         f"{label:<27} {len(ordered) / wall:7.0f}/s  p50 {statistics.median(ordered) * 1e3:7.2f} ms"
         f"  p99 {p99 * 1e3:7.2f} ms  CPU {cpu / len(ordered) * 1e3:5.2f} ms each"
-        f"  ({len(ordered)} in {wall:.2f} s)"
+        f" (loop {loop / len(ordered) * 1e3:4.2f})  ({len(ordered)} in {wall:.2f} s)"
     )
 
 
@@ -70,6 +74,18 @@ async def run(store: Store, games: int, actions: int) -> None:
         )
     )
     report(f"append, {games - 1} games at once", many, spent)
+
+    updates: list[float] = []
+
+    async def update_all() -> None:
+        for v in range(1, actions + 1):
+            start = time.perf_counter()
+            done = await store.update_room(tag, v, ROOM, public=False, waiting=True, now=float(v))
+            updates.append(time.perf_counter() - start)
+            if not done:
+                raise RuntimeError(f"update_room {tag} at version {v} refused")
+
+    report("update_room, one writer", updates, await timed(update_all))
 
     chat: list[float] = []
 

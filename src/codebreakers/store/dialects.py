@@ -12,13 +12,16 @@ from typing import Any, Protocol, TypeVar
 from sqlalchemy.engine import make_url
 
 from codebreakers.store.postgres import PostgresRunner
-from codebreakers.store.sqlite import SqliteRunner
+from codebreakers.store.sqlite import SqliteRunner, SqliteStoreRunner
 
 T = TypeVar("T")
 
 
 class Runner(Protocol):
-    """Runs a query function `work(connection, *args)` in a transaction of its own."""
+    """Runs a query function `work(connection, *args)` in a transaction of its own.
+
+    The connection is SQLAlchemy's, except in `store_runner`'s SQLite runner: a `queries.Db`.
+    """
 
     async def open(self) -> None: ...
 
@@ -35,6 +38,16 @@ class Runner(Protocol):
 
 def runner(url: str) -> Runner:
     """The runner for sqlite:/// (any driver) or postgresql:// / postgres:// URLs."""
+    return _runner(url, SqliteRunner)
+
+
+def store_runner(url: str) -> Runner:
+    """The runner `SqlStore` uses: its work is `queries` functions, which need only a `queries.Db`,
+    so on SQLite they run straight on the driver with writes group-committed (`sqlite.py`)."""
+    return _runner(url, SqliteStoreRunner)
+
+
+def _runner(url: str, sqlite_runner: type[SqliteRunner]) -> Runner:
     parsed = make_url(url)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
@@ -43,7 +56,7 @@ def runner(url: str) -> Runner:
                 "an in-memory SQLite database can't be shared by the store's connections; "
                 "give a file path (sqlite:///path/to/codebreakers.db)"
             )
-        return SqliteRunner(parsed)
+        return sqlite_runner(parsed)
     if backend in ("postgresql", "postgres"):
         return PostgresRunner(parsed)
     raise ValueError(f"unsupported database URL {url!r}: use sqlite:///path or postgresql://...")

@@ -17,7 +17,7 @@ class SqlStore:
     """A Store over a sqlite:/// or postgresql:// URL."""
 
     def __init__(self, url: str) -> None:
-        self._run = dialects.runner(url)
+        self._run = dialects.store_runner(url)
         self._open = False
 
     async def open(self) -> None:
