@@ -151,3 +151,44 @@ def test_drain_stops_accepting_then_waits_for_messages_in_flight_before_bye() ->
 
     asyncio.run(scenario())
     assert events == ["stop accepting", "ack", "bye 1000"]
+
+
+def test_a_sweep_reads_one_head_per_current_room_and_catches_a_game_up(tmp_path: Path) -> None:
+    """Rooms the node holds up to date cost one head read each; a game another node moved
+    is read and pushed."""
+    db = tmp_path / "sweep.db"
+    first = TestClient(create_app(make_ports(db), ServerConfig(bot_delay_s=0)))
+    second_app = create_app(make_ports(db), ServerConfig(bot_delay_s=0))
+    second = TestClient(second_app)
+    node = second_app.state.node
+
+    def reads() -> dict[str, int]:
+        return {dict(k)["op"]: h.count for k, h in node.metrics.store_seconds.items()}
+
+    with first, second:
+        quiet = [new_room(second) for _ in range(3)]
+        watchers = [Client(second, code) for code in quiet]
+        code = new_room(first)
+        players = [Client(first, code) for _ in range(4)]
+        for client, name in zip(players, "ABCD", strict=True):
+            client.join(name)
+        players[0].ok({"type": "start"})
+        there = Client(second, code)  # loads the running game from the store
+        try:
+            before = reads()
+            second.portal.call(node.catchup.all_rooms, "sweep")
+            after = reads()
+            assert after.get("room_head", 0) - before.get("room_head", 0) == 4
+            assert {op: n - before.get(op, 0) for op, n in after.items() if op != "room_head"} == {
+                op: 0 for op in after if op != "room_head"
+            }
+            table = Table(players)
+            table.sync(0)
+            table.step()  # an encryptor transmits on the first node only
+            assert there.version == 0
+            second.portal.call(node.catchup.all_rooms, "sweep")
+            there.drain_until_version(1)
+            assert all(w.room["code"] in quiet for w in watchers)
+        finally:
+            for client in list(OPEN):
+                client.close()

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from websockets.exceptions import ConnectionClosed
 from real_server import RealServer
 from server_harness import OPEN, Client, Table, new_room
+from websockets.exceptions import ConnectionClosed
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from codebreakers.store.base import ActionRow, AppendResult, RoomRow, Store
+from codebreakers.store.base import ActionRow, AppendResult, RoomHead, RoomRow, Store
 
 pytestmark = pytest.mark.anyio
 
@@ -105,3 +105,17 @@ async def test_live_games_until_finished(store: Store) -> None:
     assert game is not None and game.over and game.outcome == outcome
     with pytest.raises(LookupError):
         await store.finish_game("ghost", outcome)
+
+
+async def test_a_room_head_gives_every_version_in_one_read(store: Store) -> None:
+    assert await store.room_head("NONE", None) is None
+    await new_game(store)
+    await new_game(store, "g2")
+    assert await store.room_head("ROOM", "g1") == RoomHead(1, 0, 0)
+    for version in (1, 2, 3):
+        await store.append_action("g1", act(version))
+    await store.append_action("g2", act(1))
+    await store.append_chat("ROOM", "g1", "all", None, "Ann", "hi", 5.0)
+    await store.update_room("ROOM", 1, {"x": 1}, public=True, waiting=False, now=6.0)
+    assert await store.room_head("ROOM", "g1") == RoomHead(2, 3, 1)
+    assert await store.room_head("ROOM", None) == RoomHead(2, 0, 1)

@@ -10,8 +10,11 @@ subscription is down) are gone. So this loop watches `bus.healthy`:
 - and every `sweep_s` even when healthy, so a notice lost in a way the bus can't see (another
   node's publish that failed) leaves a room stale for a bounded time only.
 
-Each read goes through the hub's own `on_notice`, under the room's lock, so a catch-up and a
-change on this node can't interleave and sockets get exactly what they lack.
+Each room is first asked for its head (room version, game version, chat sequence: one read);
+only a room the store has further than this node goes through the hub's own `on_notice`, under
+the room's lock, so a catch-up and a change on this node can't interleave and sockets get
+exactly what they lack. A sweep is spread over half its period rather than done in one burst:
+thousands of rooms read back to back would hold up the players' actions for a second.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -33,15 +35,26 @@ SWEEP_S = 30.0
 WATCH_S = 0.25  # how often `bus.healthy` is looked at
 
 
-def everything_after(hub: RoomHub) -> dict[str, Any]:
-    """A notice claiming more than any version: the hub reads whatever the store has newer."""
+async def behind(hub: RoomHub) -> dict[str, Any] | None:
+    """A notice of what the store has that `hub` lacks, or None when it lacks nothing."""
     runner = hub.runner
+    game_id = runner.game_id if runner else None
+    head = await hub.ports.store.room_head(hub.code, game_id)
+    if head is None:
+        return None
+    lacks = (
+        head.room_version > hub.version
+        or (runner is not None and head.game_version > runner.version)
+        or head.chat_seq > hub.chat_seq
+    )
+    if not lacks:
+        return None
     return {
         "room": hub.code,
-        "room_version": sys.maxsize,
-        "game_id": runner.game_id if runner else None,
-        "game_version": sys.maxsize,
-        "chat_seq": sys.maxsize,
+        "room_version": head.room_version,
+        "game_id": game_id,
+        "game_version": head.game_version,
+        "chat_seq": head.chat_seq,
     }
 
 
@@ -61,15 +74,22 @@ class CatchUp:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    async def all_rooms(self, reason: str) -> None:
-        """Read every held room's news from the store; a failing room doesn't stop the rest."""
+    async def all_rooms(self, reason: str, spread_s: float = 0.0) -> None:
+        """Read every held room's news from the store, over `spread_s` seconds; a failing room
+        doesn't stop the rest."""
         node = self._node
         node.metrics.bump(node.metrics.catchups, (("reason", reason),))
-        for hub in list(node.hubs.values()):
+        hubs = list(node.hubs.values())
+        pause = spread_s / len(hubs) if hubs else 0.0
+        for hub in hubs:
             try:
-                await hub.on_notice(everything_after(hub))
+                notice = await behind(hub)
+                if notice is not None:
+                    await hub.on_notice(notice)
             except Exception:
                 log.warning("room %s: catching up from the store failed", hub.code, exc_info=True)
+            if pause:
+                await asyncio.sleep(pause)
 
     async def _watch(self) -> None:
         loop = asyncio.get_running_loop()
@@ -87,7 +107,7 @@ class CatchUp:
                     log.warning("bus unhealthy: polling the store every %.1f s", self._poll_s)
                 await self.all_rooms("poll")
             elif healthy and now - last >= self._sweep_s:
-                await self.all_rooms("sweep")
+                await self.all_rooms("sweep", self._sweep_s / 2)
             else:
                 continue
             was_healthy, last = healthy, loop.time()

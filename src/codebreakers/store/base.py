@@ -61,6 +61,15 @@ class ChatLine:
     client_id: str | None = None  # the sender's message id, so a retry is stored once
 
 
+@dataclass(frozen=True, slots=True)
+class RoomHead:
+    """How far a room has gone in the store: what a node compares with what it holds."""
+
+    room_version: int
+    game_version: int  # of the game asked about (0: none, or no action yet)
+    chat_seq: int  # 0: no line yet
+
+
 class AppendResult(Enum):
     """Stable values: they reach logs and metrics."""
 
@@ -142,3 +151,7 @@ class Store(Protocol):
     async def chat_since(self, room_code: str, seq: int, limit: int = 500) -> list[ChatLine]: ...
 
     async def chat_of_game(self, game_id: str) -> list[ChatLine]: ...
+
+    async def room_head(self, room_code: str, game_id: str | None) -> RoomHead | None:
+        """The room's versions in one read (None for an unknown room)."""
+        ...

@@ -24,7 +24,15 @@ from typing import Any, Protocol
 
 from sqlalchemy import Executable, bindparam, exists, func, insert, select, update
 
-from codebreakers.store.base import JSON, ActionRow, AppendResult, ChatLine, GameRow, RoomRow
+from codebreakers.store.base import (
+    JSON,
+    ActionRow,
+    AppendResult,
+    ChatLine,
+    GameRow,
+    RoomHead,
+    RoomRow,
+)
 from codebreakers.store.schema import actions, chat, games, rooms
 
 
@@ -307,3 +315,23 @@ def chat_since(conn: Db, room_code: str, seq: int, limit: int) -> list[ChatLine]
 
 def chat_of_game(conn: Db, game_id: str) -> list[ChatLine]:
     return [ChatLine(**c._asdict()) for c in conn.execute(_CHAT_OF_GAME, {"p_game_id": game_id})]
+
+
+# Heads: a room's versions in one read, for the catch-up sweep (server/catchup.py)
+
+_ROOM_HEAD = select(
+    rooms.c.version,
+    select(func.coalesce(func.max(actions.c.version), 0))
+    .where(actions.c.game_id == _param("game_id"))
+    .scalar_subquery()
+    .label("game_version"),
+    select(func.coalesce(func.max(chat.c.seq), 0))
+    .where(chat.c.room_code == _param("room_code"))
+    .scalar_subquery()
+    .label("chat_seq"),
+).where(rooms.c.code == _param("room_code"))
+
+
+def room_head(conn: Db, room_code: str, game_id: str | None) -> RoomHead | None:
+    found = conn.execute(_ROOM_HEAD, {"p_room_code": room_code, "p_game_id": game_id}).first()
+    return None if found is None else RoomHead(found[0], found[1], found[2])

@@ -10,7 +10,15 @@ from __future__ import annotations
 from sqlalchemy.exc import IntegrityError
 
 from codebreakers.store import dialects, migrate, queries
-from codebreakers.store.base import JSON, ActionRow, AppendResult, ChatLine, GameRow, RoomRow
+from codebreakers.store.base import (
+    JSON,
+    ActionRow,
+    AppendResult,
+    ChatLine,
+    GameRow,
+    RoomHead,
+    RoomRow,
+)
 
 
 class SqlStore:
@@ -125,3 +133,6 @@ class SqlStore:
 
     async def chat_of_game(self, game_id: str) -> list[ChatLine]:
         return await self._run.read(queries.chat_of_game, game_id)
+
+    async def room_head(self, room_code: str, game_id: str | None) -> RoomHead | None:
+        return await self._run.read(queries.room_head, room_code, game_id)
