@@ -6,6 +6,8 @@ factory serves `codebreakers serve`, the in-process test client and the benchmar
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -35,13 +37,19 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await node.start()
-        if node.config.freeze_after_start:
+        collector = None
+        if node.config.tune_gc:
             process.freeze_startup()
+            collector = asyncio.get_running_loop().create_task(process.collect_on_schedule())
         try:
             yield
         finally:
             await shutdown.settle(node)
             await node.close()
+            if collector is not None:
+                collector.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await collector
 
     app = Starlette(
         routes=[

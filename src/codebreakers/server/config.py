@@ -31,7 +31,8 @@ class ServerConfig:
     frame_burst: float = 30.0  # frames a socket may send at once ...
     frames_per_s: float = 10.0  # ... and then per second
     per_ip: IpLimits = DEFAULT  # per client address (server/ipguard.py); ipguard.OFF for none
-    freeze_after_start: bool = False  # gc.freeze() once started (serve: docs/performance.md)
+    # serve: freeze the start-up objects, then collect on a clock (server/process.py)
+    tune_gc: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,7 +60,7 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         bot_delay_s=args.bot_delay,
         offer_bots_after_s=args.offer_bots_after,
         per_ip=ip_limits(args.per_ip_sockets, args.per_ip_frames_per_s, args.per_ip_rooms_per_min),
-        freeze_after_start=True,
+        tune_gc=True,
     )
     app = create_app(ports, settings)
     config = uvicorn.Config(
