@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 
-from codebreakers.bench.decrypto_table import SETUP_TIMEOUT_S, DecryptoTable, _decode, _encode
+from codebreakers.bench.decrypto_table import SETUP_TIMEOUT_S, DecryptoTable, _encode
 from codebreakers.bench.sockets import Shared
 from codebreakers.bench.stats import Stats
 from codebreakers.bots.registry import GAMES as BOT_GAMES
@@ -93,17 +93,8 @@ class InProcessTable(DecryptoTable):
             await self._join(seat, "")
         await self._request(0, {"type": "start"}, "start", SETUP_TIMEOUT_S, record=False)
 
-    async def _join(self, seat: int, url: str) -> None:
-        ws = AsgiSocket(self.app, lambda f: self._on_frame(seat, f))
-        self.sockets.append(ws)  # type: ignore[arg-type]  # the same face as a PlayerSocket
-        msg_id = self._next_id(seat)
-        joined = asyncio.get_running_loop().create_future()
-        self._setup_waiters[msg_id] = joined
-        ws.send(_encode({"type": "hello", "room": self.room}).decode())
-        ws.send(_encode({"type": "join", "id": msg_id, "name": f"Bench {seat + 1}"}).decode())
-        you = _decode(await asyncio.wait_for(joined, SETUP_TIMEOUT_S))["you"]
-        self.player_ids.append(you)
-        self.index_of[you] = seat
+    async def _open(self, seat: int, url: str) -> Any:
+        return AsgiSocket(self.app, lambda f: self._on_frame(seat, f))  # a PlayerSocket's face
 
     async def detours(self) -> None:
         """What else players do: frames the server refuses, a spectator looking in and leaving."""

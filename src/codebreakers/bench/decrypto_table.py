@@ -102,7 +102,7 @@ class DecryptoTable:
         await self._request(0, {"type": "start"}, "start", SETUP_TIMEOUT_S, record=False)
 
     async def _join(self, seat: int, url: str) -> None:
-        ws = await open_socket(url, "/ws", self.shared, lambda f: self._on_frame(seat, f))
+        ws = await self._open(seat, url)
         self.sockets.append(ws)
         msg_id = self._next_id(seat)
         joined = asyncio.get_running_loop().create_future()
@@ -112,6 +112,10 @@ class DecryptoTable:
         you = _decode(await asyncio.wait_for(joined, SETUP_TIMEOUT_S))["you"]
         self.player_ids.append(you)
         self.index_of[you] = seat
+
+    async def _open(self, seat: int, url: str) -> PlayerSocket:
+        """The seat's socket (the in-process harness of tests/server opens another kind)."""
+        return await open_socket(url, "/ws", self.shared, lambda f: self._on_frame(seat, f))
 
     def _next_id(self, seat: int) -> str:
         return f"b{self.number}-{seat}-{next(self._ids)}"
