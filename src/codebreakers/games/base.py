@@ -7,7 +7,7 @@ A game is `setup + ordered actions`: `new_game(setup)` builds the first state an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -84,6 +84,11 @@ class GameRules(Protocol[S]):
 
     def view(self, state: S, viewer: Viewer) -> JSON:
         """Everything `viewer` may see, built by listing it (never by deleting secrets)."""
+        ...
+
+    def slow_view_work(self, state: S) -> Callable[[], None] | None:
+        """The parts of this state's views too slow to build on a server's event loop and not
+        built yet, as a function to run first in a worker thread; None when there are none."""
         ...
 
     def next_deadline(self, state: S) -> float | None:

@@ -79,6 +79,7 @@ class BotDriver:
             runner = hub.runner
             assert runner is not None
             version, game_id = runner.version, runner.game_id
+            await hub.views_ready()
             move = await asyncio.to_thread(
                 self._bot(game_id, seat).decide, runner.view(seat, False)
             )

@@ -114,6 +114,7 @@ class RoomHub:
             if self._room_pushed != self.version:  # read here, or while retrying a change
                 self._push_room()
             if game_changed:
+                await self.views_ready()
                 self._push_views()
                 self.on_game_change(self)
 
@@ -152,6 +153,7 @@ class RoomHub:
                 conn.push(self._room_frame(pid, self._description_raw()))
             runner = self.runner
             if runner and (hello.game_id, hello.game_version) != (runner.game_id, runner.version):
+                await self.views_ready()
                 conn.push(self._view_frame(pid))
             lines = await self._backlog(hello.chat_seq or 0)
             team, open_spec = self._reader(pid)
@@ -206,6 +208,7 @@ class RoomHub:
             conn.push(encode(Joined(action_id, pid, token)))
             self._push_room()
             if self.runner:
+                await self.views_ready()
                 conn.push(self._view_frame(pid))
             conn.push(encode(Ack(action_id)))
 
@@ -345,6 +348,14 @@ class RoomHub:
                     log.warning("room %s: timeout refused: %s", self.code, refused)
             self.on_game_change(self)  # early wake-up or refused: arm again
 
+    async def views_ready(self) -> None:
+        """Build in a worker thread the parts of the game's views too slow for the event loop
+        (a Mastermind round's solver comparison), so one room can't stall every other."""
+        runner = self.runner
+        work = self.rules.slow_view_work(runner.state) if runner is not None else None
+        if work is not None:
+            await asyncio.to_thread(work)
+
     async def _submit(self, seat: str, raw: JSON, action_id: str | None) -> int:
         """Parse, apply, store and push one action; the version it was stored at."""
         runner = self.runner
@@ -358,6 +369,7 @@ class RoomHub:
         if isinstance(action, Rejection):
             raise Refused(action.code, action.detail)
         if await runner.submit(self.ports.store, seat, action, action_id, self.ports.clock()):
+            await self.views_ready()
             self._push_views()
             if runner.over:
                 await self._finish()

@@ -7,6 +7,7 @@ import json
 
 from mastermind_table import SEED, Match
 
+from codebreakers.games.mastermind import RULES
 from codebreakers.games.mastermind.scoring import score
 from codebreakers.games.mastermind.solver import Row, solver_for
 
@@ -90,3 +91,15 @@ def test_after_a_round_each_row_is_compared_with_the_solvers_choice() -> None:
         assert row["solver_possible_after"] == solver.possible(theirs)
         position = mine
     assert comparison[0]["possible_before"] == 1_296 and comparison[-1]["possible_after"] == 1
+
+
+def test_the_solver_comparison_is_slow_work_until_done_once() -> None:
+    match = Match(pegs=5, colours=8)
+    assert RULES.slow_view_work(match.state) is None
+    match.set_code([1, 2, 3, 4, 5])
+    match.guess([1, 2, 3, 4, 5])  # the round is over: its comparison is not built yet
+    work = RULES.slow_view_work(match.state)
+    assert work is not None
+    work()
+    assert RULES.slow_view_work(match.state) is None
+    assert match.view("ann")["history"][0]["comparison"]

@@ -106,6 +106,9 @@ class DecryptoRules:
         t = state.current.transmissions[team]
         return t is None or t.encryptor != seat or t.read_at is None or t.decode.locked
 
+    def slow_view_work(self, state: GameState) -> Callable[[], None] | None:
+        return None  # every view part is quick (tens of microseconds)
+
     def seat_team(self, state: GameState, seat: str) -> str | None:
         team = state.table.team_of.get(seat)
         return TEAMS[team] if team is not None else None

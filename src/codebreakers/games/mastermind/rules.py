@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from codebreakers.games.base import JSON, Applied, Rejection, Viewer
 from codebreakers.games.mastermind import rejections as R
+from codebreakers.games.mastermind.compare import comparison
 from codebreakers.games.mastermind.options import check_options
 from codebreakers.games.mastermind.parse import parse_action
 from codebreakers.games.mastermind.play import guess, mark, new_game, set_code, show_possible
@@ -63,6 +64,18 @@ class MastermindRules:
     def can_chat(self, state: GameState, seat: str, channel: str) -> bool:
         """All chat is open to everyone; a team of one has no team chat."""
         return channel == "all"
+
+    def slow_view_work(self, state: GameState) -> Callable[[], None] | None:
+        """The solver comparison of finished rounds (a few tenths of a second each at 5 x 8)."""
+        pending = [done for done in state.finished if "comparison" not in done.memo]
+        if not pending:
+            return None
+
+        def compare_all() -> None:
+            for done in pending:
+                comparison(done, state.options)  # cached on `done` for every later view
+
+        return compare_all
 
     def seat_team(self, state: GameState, seat: str) -> str | None:
         team = state.team_of(seat)
