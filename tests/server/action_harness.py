@@ -142,7 +142,14 @@ async def play(
         bot_games=frozenset(BOT_GAMES),
     )
     # No frame limits: the tables act as fast as the server answers, all from one address.
-    config = ServerConfig(bot_delay_s=0.0, frame_burst=1e9, frames_per_s=1e9, per_ip=ipguard.OFF)
+    config = ServerConfig(
+        bot_delay_s=0.0,
+        frame_burst=1e9,
+        frames_per_s=1e9,
+        player_frame_burst=1e9,
+        player_frames_per_s=1e9,
+        per_ip=ipguard.OFF,
+    )
     app = create_app(ports, config)
     node = app.state.node
     await node.start()

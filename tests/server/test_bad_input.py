@@ -114,6 +114,20 @@ def test_flooding_a_socket_is_rate_limited(server_with) -> None:
     assert answers == ["not_joined"] * 11 + ["rate_limited"] * 9
 
 
+def test_a_player_on_many_tabs_shares_one_allowance(server_with) -> None:
+    server = server_with(frame_burst=1000.0, player_frame_burst=12.0, player_frames_per_s=0.01)
+    code = new_room(server)
+    first = Client(server, code)
+    first.join("Ann")  # sent before the socket had a player: not the player's
+    tabs = [first] + [Client(server, code, token=first.token) for _ in range(3)]
+    answers = [
+        tab.request({"type": "rename", "name": f"A{i}"}).get("code", "ack")
+        for i in range(5)
+        for tab in tabs
+    ]
+    assert answers == ["ack"] * 12 + ["rate_limited"] * 8, str(answers)
+
+
 FIELDS = {
     "hello": ["room", "token"],
     "join": ["id", "name"],
@@ -182,7 +196,8 @@ def random_frame(rng: random.Random, code: str) -> str | bytes:
 
 
 def test_fuzzed_frames_change_nothing_and_break_nothing(server_with) -> None:
-    server = server_with(frame_burst=10_000.0, per_ip=OFF)  # every tab is "testclient" here
+    # Every tab is "testclient" here, and the fuzzer's tab a player: only the parse is tested.
+    server = server_with(frame_burst=10_000.0, player_frame_burst=10_000.0, per_ip=OFF)
     code = new_room(server)
     clients = [Client(server, code) for _ in range(4)]
     for client, name in zip(clients, "ABCD", strict=True):

@@ -30,6 +30,8 @@ class ServerConfig:
     offer_bots_after_s: float = 20.0  # a quick-join lobby offers bots to its host after this
     frame_burst: float = 30.0  # frames a socket may send at once ...
     frames_per_s: float = 10.0  # ... and then per second
+    player_frame_burst: float = 60.0  # frames all of one player's sockets may send at once ...
+    player_frames_per_s: float = 20.0  # ... and then per second
     per_ip: IpLimits = DEFAULT  # per client address (server/ipguard.py); ipguard.OFF for none
     # serve: freeze the start-up objects, then collect on a clock (server/process.py)
     tune_gc: bool = False

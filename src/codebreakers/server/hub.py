@@ -62,6 +62,7 @@ class RoomHub:
         self.lock = asyncio.Lock()
         self._chat_ids: dict[str, OrderedDict[str, None]] = {}
         self._chat_buckets: dict[str, Bucket] = {}
+        self._frame_buckets: dict[str, Bucket] = {}  # per player, all its sockets together
         self._pushed: tuple[str, int] | None = None  # the game version sockets last got
         self._room_pushed = row.version  # the room version sockets last got
         # Called after every change of the current game (timers, bots); set by the node.
@@ -306,6 +307,7 @@ class RoomHub:
 
     def _forget_player(self, pid: str) -> None:
         """A removed player's sockets carry on as newcomers (the token no longer works)."""
+        self._frame_buckets.pop(pid, None)
         for conn in self.conns.pop(pid, set()):
             conn.player = None
             self.conns.setdefault(None, set()).add(conn)
@@ -446,6 +448,21 @@ class RoomHub:
         return lines
 
     # Pushes: each distinct frame is encoded once and queued to every socket that shares it.
+
+    def throttle(self, conn: Connection) -> None:
+        """Refuse a frame of a player whose sockets together send faster than allowed (each
+        socket has its own allowance too; this stops a player multiplying it by opening tabs)."""
+        pid = conn.player
+        if pid is None:
+            return
+        bucket = self._frame_buckets.get(pid)
+        if bucket is None:
+            config = self.config
+            bucket = self._frame_buckets[pid] = Bucket(
+                config.player_frame_burst, config.player_frames_per_s
+            )
+        if not bucket.take(self.ports.clock()):
+            raise Refused("rate_limited", "too many frames from your tabs; slow down")
 
     def _actor(self, conn: Connection) -> str:
         if conn.player is None or conn.player not in self.data["players"]:

@@ -149,6 +149,7 @@ Handler = Callable[[Node, RoomHub, Connection, Any], Awaitable[None]]
 
 
 async def _dispatch(node: Node, hub: RoomHub, conn: Connection, msg: ClientMessage) -> None:
+    hub.throttle(conn)
     with node.in_flight.track(), node.metrics.handling(type(msg).__name__):
         await _HANDLERS[type(msg)](node, hub, conn, msg)
     await hub.publish()
