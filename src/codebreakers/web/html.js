@@ -6,5 +6,5 @@ import { h, render } from "./vendor/preact.js";
 import htm from "./vendor/htm.js";
 
 export { render };
-export { useState, useEffect, useRef } from "./vendor/hooks.js";
+export { useState, useEffect, useLayoutEffect, useRef } from "./vendor/hooks.js";
 export const html = htm.bind(h);

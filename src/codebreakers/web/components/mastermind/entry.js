@@ -6,7 +6,7 @@
  * hole, Backspace empties the last one, Enter sends a full row. The palette buttons do the same
  * by touch or click, and a filled hole is emptied by clicking it.
  */
-import { html, useEffect, useRef, useState } from "../../html.js";
+import { html, useLayoutEffect, useRef, useState } from "../../html.js";
 import { t } from "../../i18n.js";
 import { Code, Peg, colourKey } from "./pegs.js";
 
@@ -44,7 +44,9 @@ export function PegEntry({ pegs, colours, title, submitLabel, onSubmit, extra })
     setBusy(false);
     if (ok) change(() => Array(pegs).fill(null));
   }
-  useEffect(() => {
+  // Listening from the render itself, not after the next paint (useEffect): a key pressed the
+  // moment the entry appears must land, and a background tab may not paint for a while.
+  useLayoutEffect(() => {
     function onKey(e) {
       if (e.ctrlKey || e.metaKey || e.altKey || inField(e)) return;
       const digit = "1234567890".indexOf(e.key);
