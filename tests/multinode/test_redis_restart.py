@@ -36,7 +36,8 @@ def test_a_redis_restart_mid_game_is_survived(nodes: list[RealServer], own_redis
     assert all(count >= 1 for count in polled)
 
     own_redis.start()  # same port: the nodes find it again by themselves
-    wait_for(lambda: all(metrics(n)["codebreakers_bus_healthy"] == 1 for n in nodes), "bus up")
+    # Each node retries within its capped backoff (5 s, jittered); a loaded CI machine adds more.
+    wait_for(lambda: all(metrics(n)["codebreakers_bus_healthy"] == 1 for n in nodes), "bus up", 60)
     # The catch-up watcher looks at the bus's health a few times a second: wait for its sweep.
     recovered = 'codebreakers_catchups_total{reason="recovered"}'
     wait_for(lambda: all(metrics(n).get(recovered, 0) >= 1 for n in nodes), "recovery sweep")
