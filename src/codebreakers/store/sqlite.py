@@ -118,9 +118,11 @@ class SqliteRunner:
     def _create_engine(self, *, foreign_keys: bool) -> Engine:
         engine = create_engine(self._url, connect_args={"check_same_thread": False})
         pragmas = (
+            # First: switching to WAL needs the database to itself, and another node migrating
+            # the same file at that moment must make this one wait, not fail "locked".
+            f"busy_timeout={BUSY_TIMEOUT_MS}",
             "journal_mode=WAL",
             f"synchronous={self._synchronous}",
-            f"busy_timeout={BUSY_TIMEOUT_MS}",
             f"foreign_keys={'ON' if foreign_keys else 'OFF'}",
         )
 
