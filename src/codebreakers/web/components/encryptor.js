@@ -3,7 +3,7 @@
  * fields, warnings (from the server's clue check of the draft, plus the blocking rules checked
  * locally), and a final confirmation before the transmission, which cannot be edited afterwards.
  */
-import { html, useEffect, useRef, useState } from "../html.js";
+import { html, useEffect, useLayoutEffect, useRef, useState } from "../html.js";
 import { t, errorText } from "../i18n.js";
 import { clueProblem } from "../fold.js";
 import { Code } from "./common.js";
@@ -29,8 +29,9 @@ export function EncryptorPanel({ view, tr, keywords, act }) {
   const warnings = tr.clue_warnings || [[], [], []];
 
   useEffect(() => () => clearTimeout(timer.current), []);
-  // Keyboard play: the confirmation takes the focus, so Enter transmits and Tab reaches "edit".
-  useEffect(() => {
+  // Keyboard play: the confirmation takes the focus, so Enter transmits and Tab reaches "edit";
+  // at once with the render (not after the next paint), or a quick Enter would be lost.
+  useLayoutEffect(() => {
     if (confirming) sendButton.current?.focus();
   }, [confirming]);
 
