@@ -29,6 +29,7 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from codebreakers.campaigns import report
 from codebreakers.campaigns.client import Tab
 from codebreakers.campaigns.servers import Cluster, cluster
 from codebreakers.server.ipguard import DEFAULT as PER_IP
@@ -238,6 +239,4 @@ def run(args: argparse.Namespace) -> int:
             return await campaign(c, limited, args.count or 300)
 
     summary = asyncio.run(go())
-    summary["failures"] = failures(summary)
-    print(json.dumps(summary, indent=None if args.json else 2))
-    return 1 if summary["failures"] else 0
+    return report(summary, failures(summary), args.json)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import random
 import time
 from typing import Any
 
+from codebreakers.campaigns import report
 from codebreakers.campaigns.players import Ledger, Table, open_table
 from codebreakers.campaigns.servers import Cluster, cluster
 from codebreakers.campaigns.verify import check_store
@@ -128,6 +128,4 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     summary = asyncio.run(go())
-    summary["failures"] = failures(summary)
-    print(json.dumps(summary, indent=None if args.json else 2))
-    return 1 if summary["failures"] else 0
+    return report(summary, failures(summary), args.json)

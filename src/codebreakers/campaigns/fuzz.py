@@ -30,7 +30,7 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from codebreakers.campaigns import frames
+from codebreakers.campaigns import frames, report
 from codebreakers.campaigns.players import Ledger, open_table
 from codebreakers.campaigns.servers import Cluster, cluster
 from codebreakers.games.decrypto import REJECTION_CODES
@@ -241,6 +241,4 @@ def run(args: argparse.Namespace) -> int:
             return await campaign(c, args.frames or 100_000, args.count or 40, args.seed)
 
     summary = asyncio.run(go())
-    summary["failures"] = failures(summary)
-    print(json.dumps(summary, indent=None if args.json else 2))
-    return 1 if summary["failures"] else 0
+    return report(summary, failures(summary), args.json)

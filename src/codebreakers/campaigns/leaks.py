@@ -23,6 +23,7 @@ from typing import Any
 
 import httpx
 
+from codebreakers.campaigns import report
 from codebreakers.campaigns.client import Tab
 from codebreakers.campaigns.players import Ledger, open_table
 from codebreakers.campaigns.secrets import (
@@ -191,6 +192,4 @@ def run(args: argparse.Namespace) -> int:
         "live": {**live, "leaks": dict(live["leaks"])},
         "seconds": round(time.monotonic() - started, 1),
     }
-    summary["failures"] = sorted(set(engine["leaks"]) | set(live["leaks"]))
-    print(json.dumps(summary, indent=None if args.json else 2))
-    return 1 if summary["failures"] else 0
+    return report(summary, sorted(set(engine["leaks"]) | set(live["leaks"])), args.json)

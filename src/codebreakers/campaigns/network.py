@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import time
 from typing import Any
 
+from codebreakers.campaigns import report
 from codebreakers.campaigns.client import Tab
 from codebreakers.campaigns.players import Ledger, Table, open_table
 from codebreakers.campaigns.proxy import FaultyProxy
@@ -120,6 +120,4 @@ def run(args: argparse.Namespace) -> int:
             return await campaign(c, args.count or 200, args.games or 3, args.seed)
 
     summary = asyncio.run(go())
-    summary["failures"] = failures(summary)
-    print(json.dumps(summary, indent=None if args.json else 2))
-    return 1 if summary["failures"] else 0
+    return report(summary, failures(summary), args.json)

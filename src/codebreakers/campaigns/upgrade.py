@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import tempfile
 import time
@@ -22,6 +21,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 
+from codebreakers.campaigns import report
 from codebreakers.campaigns.servers import postgres_database
 from codebreakers.games.base import Viewer
 from codebreakers.games.decrypto import RULES
@@ -188,6 +188,4 @@ def run(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="cb-upgrade-") as tmp:
             summary = go(args.db or f"sqlite:///{Path(tmp) / 'old.db'}")
     summary["db"] = (args.db or "sqlite").split(":", 1)[0]
-    summary["failures"] = failures(summary)
-    print(json.dumps(summary, indent=None if args.json else 2))
-    return 1 if summary["failures"] else 0
+    return report(summary, failures(summary), args.json)
