@@ -12,8 +12,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.operations import Operations
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy.dialects.postgresql import JSONB
 
+from codebreakers.campaigns import upgrade
 from codebreakers.store import dialects, migrate, open_store
 from codebreakers.store.base import ActionRow, AppendResult, ChatLine, RoomRow
 from codebreakers.store.schema import metadata
@@ -21,26 +21,8 @@ from codebreakers.store.schema import metadata
 pytestmark = pytest.mark.anyio
 
 HEAD = ScriptDirectory.from_config(migrate.alembic_config()).get_current_head()
-JSON = sa.JSON().with_variant(JSONB(), "postgresql")
-
-# The tables as revision 0001 left them, spelled out here so this test doesn't follow schema.py.
-ROOMS_0001 = sa.table(
-    "rooms",
-    *(sa.column(c) for c in ("code", "game", "version", "public", "waiting")),
-    *(sa.column(c) for c in ("created_at", "updated_at")),
-    sa.column("data", JSON),
-)
-GAMES_0001 = sa.table(
-    "games",
-    *(sa.column(c) for c in ("id", "room_code", "game", "created_at", "over")),
-    sa.column("setup", JSON),
-    sa.column("outcome", JSON),
-)
-ACTIONS_0001 = sa.table(
-    "actions",
-    *(sa.column(c) for c in ("game_id", "version", "seat", "client_action_id", "at")),
-    sa.column("action", JSON),
-)
+# The tables as revision 0001 left them (frozen in the upgrade campaign, never from schema.py).
+ROOMS_0001, GAMES_0001, ACTIONS_0001 = upgrade.ROOMS, upgrade.GAMES, upgrade.ACTIONS
 
 
 async def run_on(url: str, work: Any, *args: Any, migrating: bool = False) -> Any:
