@@ -2,33 +2,20 @@
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import asyncpg
 import pytest
 from server_harness import OPEN, Client, Table, new_room
-from sqlalchemy.engine import make_url
 from starlette.testclient import TestClient
 
 from codebreakers.bus.redis import RedisBus
+from codebreakers.campaigns.servers import postgres_database
 from codebreakers.games.registry import RULES_BY_NAME
 from codebreakers.server.app import create_app
 from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.store import open_store
-
-
-def _admin(postgres_url: str, sql: str) -> None:
-    async def run() -> None:
-        conn = await asyncpg.connect(postgres_url)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(run())
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -37,11 +24,8 @@ def shared_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'shared.db'}"
         return
-    admin = request.getfixturevalue("postgres_url")
-    name = f"cb_server_{uuid.uuid4().hex[:16]}"
-    _admin(admin, f'CREATE DATABASE "{name}"')
-    yield make_url(admin).set(database=name).render_as_string(hide_password=False)
-    _admin(admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with postgres_database(request.getfixturevalue("postgres_url")) as url:
+        yield url
 
 
 @pytest.mark.redis

@@ -7,14 +7,12 @@ unmigrated database ask for `fresh_url`, which makes one per test.
 
 from __future__ import annotations
 
-import asyncio
-import uuid
+import contextlib
 from collections.abc import AsyncIterator, Callable, Iterator
 
-import asyncpg
 import pytest
-from sqlalchemy.engine import make_url
 
+from codebreakers.campaigns.servers import admin_sql, postgres_database
 from codebreakers.store import open_store
 from codebreakers.store.base import Store
 
@@ -27,31 +25,11 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-def _admin(postgres_url: str, sql: str) -> None:
-    async def run() -> None:
-        conn = await asyncpg.connect(postgres_url)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(run())
-
-
 @pytest.fixture(scope="module")
 def database_factory(postgres_url: str) -> Iterator[Callable[[], str]]:
     """Makes uniquely named PostgreSQL databases, dropped when the module is done."""
-    made: list[str] = []
-
-    def make() -> str:
-        name = f"cb_test_{uuid.uuid4().hex[:16]}"
-        _admin(postgres_url, f'CREATE DATABASE "{name}"')
-        made.append(name)
-        return make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
-
-    yield make
-    for name in made:
-        _admin(postgres_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with contextlib.ExitStack() as made:
+        yield lambda: made.enter_context(postgres_database(postgres_url))
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +60,7 @@ def store_url(
     if backend == "sqlite":
         return f"sqlite:///{tmp_path_factory.mktemp('db') / 'codebreakers.db'}"
     url = request.getfixturevalue("module_postgres_url")
-    _admin(
+    admin_sql(
         url,
         f"DO $$ BEGIN IF to_regclass('rooms') IS NOT NULL THEN TRUNCATE {TABLES}; END IF; END $$",
     )

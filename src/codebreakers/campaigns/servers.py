@@ -145,7 +145,7 @@ async def _admin(url: str, sql: str) -> None:
         await conn.close()
 
 
-def _admin_sync(url: str, sql: str) -> None:
+def admin_sql(url: str, sql: str) -> None:
     """Run one statement from a thread of its own (callers may be inside an event loop)."""
     with ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, _admin(url, sql)).result()
@@ -155,11 +155,11 @@ def _admin_sync(url: str, sql: str) -> None:
 def postgres_database(server_url: str) -> Iterator[str]:
     """A new, empty PostgreSQL database on `server_url`'s server, dropped afterwards."""
     name = f"cb_campaign_{uuid.uuid4().hex[:12]}"
-    _admin_sync(server_url, f'CREATE DATABASE "{name}"')
+    admin_sql(server_url, f'CREATE DATABASE "{name}"')
     try:
         yield make_url(server_url).set(database=name).render_as_string(hide_password=False)
     finally:
-        _admin_sync(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin_sql(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @contextmanager
