@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from server_harness import Client, Table, new_room
+from server_harness import Client, new_room, start_game
 from starlette.testclient import TestClient
 
 from codebreakers.server.errors import Refused
@@ -41,13 +41,7 @@ def test_deeply_nested_room_options_over_http_are_a_400(server: TestClient) -> N
 def test_a_retried_last_action_is_acknowledged_even_after_a_rematch(server: TestClient) -> None:
     """Network faults found a retry of a game's final action answered `no_game`, and a retried
     note applied a second time to the rematch's game."""
-    code = new_room(server)
-    clients = [Client(server, code) for _ in range(4)]
-    for client, name in zip(clients, "ABCD", strict=True):
-        client.join(name)
-    clients[0].ok({"type": "start"})
-    table = Table(clients)
-    table.sync(0)
+    _, clients, table = start_game(server)
     note = {"type": "act", "id": "note-1", "action": {"type": "note", "number": 1, "text": "n"}}
     first = clients[1].request(note)
     assert first["type"] == "ack"

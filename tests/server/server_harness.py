@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,25 @@ def new_room(http: TestClient, game: str = "decrypto", **options: Any) -> str:
     answer = http.post("/api/rooms", json={"game": game, "options": options})
     assert answer.status_code == 201, answer.text
     return answer.json()["code"]
+
+
+def join_all(http: TestClient, code: str, names: Sequence[str] = "ABCD") -> list[Client]:
+    """One tab per name in the room, each joined as a player under that name."""
+    clients = [Client(http, code) for _ in names]
+    for client, name in zip(clients, names, strict=True):
+        client.join(name)
+    return clients
+
+
+def start_game(http: TestClient, **options: Any) -> tuple[str, list[Client], Table]:
+    """A new room with four players whose game the first one started; every tab holds its
+    first view."""
+    code = new_room(http, **options)
+    clients = join_all(http, code)
+    clients[0].ok({"type": "start"})
+    table = Table(clients)
+    table.sync(0)
+    return code, clients, table
 
 
 def wrong(code: list[int]) -> list[int]:

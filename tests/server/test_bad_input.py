@@ -7,7 +7,7 @@ import random
 import string
 
 import pytest
-from server_harness import Client, Table, new_room
+from server_harness import Client, Table, join_all, new_room, start_game
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -27,10 +27,7 @@ def error_for(client: Client, frame: str | bytes) -> dict:
 @pytest.fixture
 def room(server: TestClient) -> tuple[str, list[Client]]:
     code = new_room(server)
-    clients = [Client(server, code) for _ in range(4)]
-    for client, name in zip(clients, "ABCD", strict=True):
-        client.join(name)
-    return code, clients
+    return code, join_all(server, code)
 
 
 def test_each_kind_of_bad_frame_has_its_code(server: TestClient, room) -> None:
@@ -198,13 +195,7 @@ def random_frame(rng: random.Random, code: str) -> str | bytes:
 def test_fuzzed_frames_change_nothing_and_break_nothing(server_with) -> None:
     # Every tab is "testclient" here, and the fuzzer's tab a player: only the parse is tested.
     server = server_with(frame_burst=10_000.0, player_frame_burst=10_000.0, per_ip=OFF)
-    code = new_room(server)
-    clients = [Client(server, code) for _ in range(4)]
-    for client, name in zip(clients, "ABCD", strict=True):
-        client.join(name)
-    clients[0].ok({"type": "start"})
-    table = Table(clients)
-    table.sync(0)
+    code, _, table = start_game(server)
     fuzzer = Client(server, code)
     fuzzer.join("Fuzz")  # a spectator: nothing it may send changes the room or the game
     before = server.get(f"/api/rooms/{code}").json()

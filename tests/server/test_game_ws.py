@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from server_harness import Client, Table, new_room
+from server_harness import Client, Table, join_all, new_room
 from starlette.testclient import TestClient
 
 
 def seated_table(server: TestClient, players: int = 4, **options: object) -> list[Client]:
     code = new_room(server, **options)
-    clients = [Client(server, code) for _ in range(players)]
-    for client, name in zip(clients, ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"], strict=False):
-        client.join(name)
-    return clients
+    return join_all(server, code, ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"][:players])
 
 
 def test_four_players_play_a_whole_game_and_a_rematch(server: TestClient) -> None:

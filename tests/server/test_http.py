@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server_harness import Client, Table, new_room
+from server_harness import Table, join_all, new_room
 from starlette.testclient import TestClient
 
 
@@ -48,9 +48,7 @@ def test_public_rooms_are_listed_while_they_wait(server: TestClient) -> None:
     assert public in listed and private not in listed
     assert listed[public]["free_seats"] == 8 and listed[public]["players"] == 0
 
-    clients = [Client(server, public) for _ in range(4)]
-    for client, name in zip(clients, "ABCD", strict=True):
-        client.join(name)
+    clients = join_all(server, public)
     clients[0].ok({"type": "start"})
     listed = {r["code"] for r in server.get("/api/rooms?open=true").json()["rooms"]}
     assert public not in listed
@@ -65,9 +63,7 @@ def test_qr_code_of_the_share_link(server: TestClient) -> None:
 
 def test_records_need_a_seat_token_until_the_game_is_over(server: TestClient) -> None:
     code = new_room(server)
-    clients = [Client(server, code) for _ in range(4)]
-    for client, name in zip(clients, "ABCD", strict=True):
-        client.join(name)
+    clients = join_all(server, code)
     clients[0].ok({"type": "start"})
     game_id = clients[0].room["game_id"]
     url = f"/api/games/{game_id}/record"

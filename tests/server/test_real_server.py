@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from real_server import RealServer
-from server_harness import OPEN, Client, Table, new_room
+from server_harness import OPEN, Client, Table, new_room, start_game
 from websockets.exceptions import ConnectionClosed
 
 
@@ -124,13 +124,7 @@ def test_serve_on_granian_plays_a_game_and_stops_cleanly(tmp_path: Path) -> None
     real = RealServer(tmp_path / "g.db", tmp_path / "g.log", ("--server", "granian"))
     real.start()
     try:
-        code = new_room(real)  # type: ignore[arg-type]
-        clients = [Client(real, code) for _ in range(4)]  # type: ignore[arg-type]
-        for client, name in zip(clients, "ABCD", strict=True):
-            client.join(name)
-        clients[0].ok({"type": "start"})
-        table = Table(clients)
-        table.sync(0)
+        _, clients, table = start_game(real)  # type: ignore[arg-type]
         table.play_out()
         assert clients[0].view["outcome"]["winner"] == "black"  # type: ignore[index]
         assert real.process is not None

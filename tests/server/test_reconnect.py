@@ -2,19 +2,8 @@
 
 from __future__ import annotations
 
-from server_harness import Client, Table, new_room
+from server_harness import Client, new_room, start_game
 from starlette.testclient import TestClient
-
-
-def start_game(server: TestClient) -> tuple[str, list[Client], Table]:
-    code = new_room(server)
-    clients = [Client(server, code) for _ in range(4)]
-    for client, name in zip(clients, "ABCD", strict=True):
-        client.join(name)
-    clients[0].ok({"type": "start"})
-    table = Table(clients)
-    table.sync(0)
-    return code, clients, table
 
 
 def test_a_tab_that_missed_changes_gets_a_fresh_view_and_the_chat_it_missed(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from server_harness import Client, Table, new_room
+from server_harness import Client, new_room, start_game
 from starlette.testclient import TestClient
 
 from codebreakers.bots.base import BotMove
@@ -35,13 +35,7 @@ def poke_timers(http: TestClient, code: str) -> None:
 def test_a_clue_limit_submits_what_was_typed(server_with) -> None:
     clock = Clock()
     server = server_with(ports={"clock": clock})
-    code = new_room(server, clue_limit_s=60)
-    clients = [Client(server, code) for _ in range(4)]
-    for client, name in zip(clients, "ABCD", strict=True):
-        client.join(name)
-    clients[0].ok({"type": "start"})
-    table = Table(clients)
-    table.sync(0)
+    code, _, table = start_game(server, clue_limit_s=60)
     view = table.any_view()
     assert [d["kind"] for d in view["deadlines"]] == ["clue", "clue"]
     encryptor = table.by_seat[view["waiting_for"][0]["seat"]]
