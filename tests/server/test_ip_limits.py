@@ -150,3 +150,12 @@ def test_an_address_making_rooms_too_fast_gets_429_and_no_room(server_with) -> N
     quick = server.post("/api/quick-join", json={"name": "Ann"})  # would make a public room
     assert quick.status_code == 429 and quick.json()["error"]["code"] == "rate_limited"
     assert server.get("/api/rooms?open=true").json() == before
+
+
+def test_with_every_limit_off_no_address_is_even_remembered() -> None:
+    guard = IpGuard(OFF, Clock())
+    guard.admit("a")
+    guard.frame("a")
+    guard.new_room("a")
+    guard.release("a")
+    assert guard.tracked() == 0

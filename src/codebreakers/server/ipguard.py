@@ -82,6 +82,8 @@ class IpGuard:
 
     def admit(self, address: str) -> None:
         """Count a new socket from `address`; Refused when the address has too many."""
+        if not (self.limits.sockets or self.limits.connect_burst):
+            return  # nothing to count: the table stays empty
         entry = self._entry(address)
         cap = self.limits.sockets
         if cap and entry.sockets >= cap:
@@ -99,12 +101,16 @@ class IpGuard:
 
     def frame(self, address: str) -> None:
         """Refused when the address's sockets together send faster than allowed."""
+        if self.limits.frame_burst <= 0:
+            return  # off: nothing on this per-frame path
         entry = self._entry(address)
         if entry.frames is not None and not entry.frames.take(entry.last_seen):
             raise Refused("rate_limited", "too many frames from your address; slow down")
 
     def new_room(self, address: str) -> None:
         """Refused when the address makes rooms faster than allowed."""
+        if self.limits.room_burst <= 0:
+            return
         entry = self._entry(address)
         if entry.rooms is not None and not entry.rooms.take(entry.last_seen):
             raise Refused("rate_limited", "too many new rooms from your address; wait a little")
