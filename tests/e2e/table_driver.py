@@ -105,12 +105,13 @@ class Player:
         self.page.click("section.encryptor .confirm button.primary")
         expect(self.page.locator("section.encryptor")).to_have_count(0)
 
-    def pick(self, board: str, team: str, code: list[int]) -> None:
+    def pick(self, board: str, team: str, code: list[int], timeout: float = 30_000) -> None:
         """Choose a code on the decoding (board 'own') or interception (board 'enemy') board of
         the transmission by `team`."""
         for slot, digit in enumerate(code):
             radio = f'input[name="{team}-{board}-{slot}"][value="{digit}"]'
-            self.page.locator(f"section.board-{board} label.digit-choice:has({radio})").click()
+            choice = self.page.locator(f"section.board-{board} label.digit-choice:has({radio})")
+            choice.click(timeout=timeout)
         for slot, digit in enumerate(code):
             expect(
                 self.page.locator(f'input[name="{team}-{board}-{slot}"][value="{digit}"]')
