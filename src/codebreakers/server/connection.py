@@ -1,8 +1,12 @@
-"""One browser tab's socket: who it speaks for, and an outbox drained by its own sender task.
+"""One browser tab's socket: who it speaks for, and how frames reach it without waiting on it.
 
-Pushes are queued, never awaited, by whoever changes a room: the change's author holds the
-room's lock and must not wait on a slow client. The queue keeps frames in order per socket; a
-socket that falls too far behind is closed (it will reconnect and get a fresh view).
+Pushes are never awaited by whoever changes a room: the change's author holds the room's lock
+and must not wait on a slow client. A frame is sent on the spot when the socket can take it
+(the send completes without suspending: the usual case), so a push costs no task switch and
+leaves no waiting future behind for the garbage collector to walk. Only when a send must wait
+(the client reads slowly and the kernel's buffer is full) does a task take over: it finishes
+that send, then drains the frames queued meanwhile, in order. A socket that falls too far behind
+is closed (it will reconnect and get a fresh view).
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Coroutine
+from typing import Any
 
 from starlette.websockets import WebSocket
 
@@ -19,65 +25,96 @@ from codebreakers.server.ratelimit import Bucket
 log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 256
+CLOSE_GOING_AWAY = 1001
+
+Send = Coroutine[Any, Any, None]
 
 
 class Connection:
-    __slots__ = ("_outbox", "_sender", "_wakeup", "frames", "player", "room", "ws")
+    __slots__ = ("_done", "_outbox", "_sender", "frames", "player", "room", "ws")
 
     def __init__(self, ws: WebSocket, frames: Bucket) -> None:
         self.ws = ws
         self.room: str | None = None
         self.player: str | None = None
         self.frames = frames
-        # A deque and one future while the sender waits: what an asyncio.Queue does for a
-        # single consumer, without its bookkeeping on every frame of every socket.
-        self._outbox: deque[str | None] = deque()
-        self._wakeup: asyncio.Future[None] | None = None
-        self._sender: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._sender = asyncio.get_running_loop().create_task(self._drain())
+        self._outbox: deque[str | None] = deque()  # None: close once what precedes is out
+        self._sender: asyncio.Task[None] | None = None  # set while a send waits on the client
+        self._done = False  # closed by us, or the peer went away: nothing more is sent
 
     def push(self, text: str) -> None:
-        """Queue one frame; a socket whose outbox is full is too slow and gets closed."""
+        """Send one frame now if the socket takes it, else queue it behind the waiting send; a
+        socket whose queue is full is too slow and gets closed."""
+        if self._done:
+            return
+        if self._sender is None:
+            self._send_now(self.ws.send_text(text))
+            return
         if len(self._outbox) >= OUTBOX_LIMIT:
             log.info("closing a socket that fell %d frames behind", OUTBOX_LIMIT)
             self.close_soon()
             return
-        self._put(text)
+        self._outbox.append(text)
 
     def close_soon(self) -> None:
         """Stop sending and close once queued frames are out (the oldest make room)."""
+        if self._done:
+            return
         while len(self._outbox) >= OUTBOX_LIMIT:
             self._outbox.popleft()
-        self._put(None)
+        self._outbox.append(None)
+        if self._sender is None:
+            self._sender = asyncio.get_running_loop().create_task(self._drain(None, None))
 
-    def _put(self, item: str | None) -> None:
-        self._outbox.append(item)
-        waiter = self._wakeup
-        if waiter is not None:
-            self._wakeup = None
-            if not waiter.done():
-                waiter.set_result(None)
-
-    async def _drain(self) -> None:
-        outbox = self._outbox
-        loop = asyncio.get_running_loop()
+    def _send_now(self, send: Send) -> None:
+        """Run the send until it completes or must wait; a task finishes one that waits."""
         try:
-            while True:
-                while not outbox:
-                    self._wakeup = loop.create_future()
-                    await self._wakeup
+            waiting_on = send.send(None)
+        except StopIteration:
+            return
+        except Exception:  # the peer went away: the receive loop notices and cleans up
+            self._done = True
+            return
+        self._sender = asyncio.get_running_loop().create_task(self._drain(send, waiting_on))
+
+    async def _drain(self, send: Send | None, waiting_on: Any) -> None:
+        """Finish a send that had to wait, then send what was queued meanwhile, in order."""
+        outbox = self._outbox
+        try:
+            if send is not None:
+                await _resume(send, waiting_on)
+            while outbox:
                 text = outbox.popleft()
                 if text is None:
-                    break
+                    self._done = True
+                    await self.ws.close(CLOSE_GOING_AWAY)
+                    return
                 await self.ws.send_text(text)
-            await self.ws.close(1001)
         except Exception:  # the peer went away: the receive loop notices and cleans up
-            return
+            self._done = True
+        finally:
+            self._sender = None
 
     async def stop(self) -> None:
+        self._done = True
         if self._sender is not None:
             self._sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sender
+
+
+async def _resume(send: Send, waiting_on: Any) -> None:
+    """Drive a coroutine that was started by hand and stopped on `waiting_on` (an asyncio
+    future, or None for a bare yield) to its end, as the task running it would have."""
+    try:
+        while True:
+            if waiting_on is None:
+                await asyncio.sleep(0)
+            else:  # whatever the future's outcome, the coroutine itself reads it on resuming
+                await asyncio.wait((waiting_on,))
+            try:
+                waiting_on = send.send(None)
+            except StopIteration:
+                return
+    finally:
+        send.close()  # a no-op once finished; cancelled midway, the coroutine is told so

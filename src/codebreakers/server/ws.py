@@ -90,7 +90,6 @@ async def endpoint(node: Node, ws: WebSocket) -> None:
 
 async def _serve(node: Node, ws: WebSocket, address: str) -> None:
     conn = Connection(ws, Bucket(node.config.frame_burst, node.config.frames_per_s))
-    conn.start()
     hub: RoomHub | None = None
     try:
         while True:
