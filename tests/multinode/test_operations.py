@@ -10,10 +10,12 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from multinode_helpers import parse_metrics
 from server_harness import OPEN, Client, Table, make_ports, new_room
 from starlette.testclient import TestClient
 
+from codebreakers.server import process
 from codebreakers.server.app import create_app
 from codebreakers.server.config import ServerConfig
 from codebreakers.server.logging_setup import JsonFormatter
@@ -53,6 +55,19 @@ def test_metrics_count_messages_actions_and_sockets(tmp_path: Path) -> None:
     assert "codebreakers_store_errors_total" not in " ".join(seen)  # nothing failed
     assert seen["codebreakers_bus_healthy"] == 1
     assert seen["codebreakers_bus_published_total"] >= 7  # a notice per change: joins, start, acts
+
+
+def test_metrics_show_the_collectors_passes(tmp_path: Path, monkeypatch) -> None:
+    stats = process.CollectorStats()
+    for generation, seconds in ((0, 0.02), (0, 0.03), (2, 0.5)):
+        stats.record(generation, seconds)
+    monkeypatch.setattr(process, "COLLECTOR", stats)
+    with TestClient(create_app(make_ports(tmp_path / "m.db"), ServerConfig())) as http:
+        seen = parse_metrics(http.get("/metrics").text)
+    assert seen['codebreakers_gc_collections_total{generation="0"}'] == 2
+    assert seen['codebreakers_gc_collections_total{generation="2"}'] == 1
+    assert seen['codebreakers_gc_seconds_total{generation="0"}'] == pytest.approx(0.05)
+    assert seen['codebreakers_gc_longest_seconds{generation="2"}'] == 0.5
 
 
 def test_histogram_buckets_are_cumulative() -> None:

@@ -22,6 +22,7 @@ def test_collections_run_on_a_clock_with_the_automatic_collector_off(monkeypatch
     monkeypatch.setattr(process, "YOUNG_EVERY_S", 0.001)
     monkeypatch.setattr(process, "FULL_EVERY", 5)
     monkeypatch.setattr(process.gc, "collect", collect)
+    monkeypatch.setattr(process, "COLLECTOR", process.CollectorStats())
 
     async def run() -> None:
         task = asyncio.get_running_loop().create_task(process.collect_on_schedule())
@@ -36,3 +37,5 @@ def test_collections_run_on_a_clock_with_the_automatic_collector_off(monkeypatch
     assert gc.isenabled()  # given back when the schedule stops
     assert not any(seen_enabled)
     assert passes[:10] == [0, 0, 0, 0, 2, 0, 0, 0, 0, 2]
+    assert process.COLLECTOR.passes[2] >= 2  # timed for /metrics
+    assert process.COLLECTOR.passes[0] >= 8

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 from starlette.requests import Request
 from starlette.responses import Response
 
+from codebreakers.server import process
 from codebreakers.server.errors import Refused
 from codebreakers.store.base import AppendResult, Store
 
@@ -138,6 +139,21 @@ class Metrics:
             "full reads of the held rooms from the store, by reason",
             self.catchups,
         )
+        by_generation = {
+            name: {(("generation", str(g)),): value for g, value in values.items()}
+            for name, values in (
+                ("passes", process.COLLECTOR.passes),
+                ("seconds", process.COLLECTOR.seconds),
+                ("longest", process.COLLECTOR.longest_s),
+            )
+        }
+        counter(
+            "codebreakers_gc_collections_total",
+            "passes of the cyclic garbage collector on serve's schedule, by generation",
+            by_generation["passes"],
+        )
+        counter("codebreakers_gc_seconds_total", "time spent in them", by_generation["seconds"])
+        gauge("codebreakers_gc_longest_seconds", "the longest of them", by_generation["longest"])
         return "".join(out)
 
 
@@ -181,8 +197,8 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
-def _family(out: list[str], kind: str) -> Callable[[str, str, dict[Labels, int]], None]:
-    def write(name: str, help_text: str, values: dict[Labels, int]) -> None:
+def _family(out: list[str], kind: str) -> Callable[[str, str, dict[Labels, float]], None]:
+    def write(name: str, help_text: str, values: dict[Labels, float]) -> None:
         out.append(f"# HELP {name} {help_text}\n# TYPE {name} {kind}\n")
         out.extend(f"{name}{_labels(labels)} {value}\n" for labels, value in values.items())
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import resource
+import time
+from dataclasses import dataclass, field
 
 GC_THRESHOLDS = (200_000, 50, 1_000)
 NOFILE = 65_536  # descriptors wanted (capped by the hard limit)
@@ -38,6 +40,23 @@ YOUNG_EVERY_S = 0.25
 FULL_EVERY = 14_400  # young passes per full collection (1 h)
 
 
+@dataclass
+class CollectorStats:
+    """What `collect_on_schedule` did, by generation collected, for /metrics."""
+
+    passes: dict[int, int] = field(default_factory=dict)
+    seconds: dict[int, float] = field(default_factory=dict)
+    longest_s: dict[int, float] = field(default_factory=dict)
+
+    def record(self, generation: int, seconds: float) -> None:
+        self.passes[generation] = self.passes.get(generation, 0) + 1
+        self.seconds[generation] = self.seconds.get(generation, 0.0) + seconds
+        self.longest_s[generation] = max(self.longest_s.get(generation, 0.0), seconds)
+
+
+COLLECTOR = CollectorStats()
+
+
 async def collect_on_schedule() -> None:
     """Collect the young generation every 0.25 s and everything once an hour.
 
@@ -56,7 +75,10 @@ async def collect_on_schedule() -> None:
         while True:
             await asyncio.sleep(YOUNG_EVERY_S)
             passes += 1
-            gc.collect(2 if passes % FULL_EVERY == 0 else 0)
+            generation = 2 if passes % FULL_EVERY == 0 else 0
+            started = time.perf_counter()
+            gc.collect(generation)
+            COLLECTOR.record(generation, time.perf_counter() - started)
     finally:
         gc.enable()
 
