@@ -19,7 +19,6 @@ import json
 import random
 import time
 from collections import Counter
-from functools import partial
 from typing import Any
 
 import httpx
@@ -38,7 +37,7 @@ from codebreakers.campaigns.servers import Cluster, cluster
 from codebreakers.games.base import Viewer
 from codebreakers.games.decrypto import RULES
 from codebreakers.games.records import export_record
-from codebreakers.server.viewframes import ViewFrames
+from codebreakers.server.messages import View, encode
 from codebreakers.sim.random_decrypto import play, teams_for
 from codebreakers.store import open_store
 
@@ -90,13 +89,9 @@ def engine_part(games: int, seed: int) -> JSON:
         truth = _truth(setup, played.state, played.actions)
         probe = rng.randrange(len(history))
         for index, state in enumerate(history):
-            # As the server makes them: each kind of viewer's shared part encoded once, by
-            # whichever viewer asks first.
-            frames = ViewFrames(partial(RULES.view_parts, state), "g", index + 1)
-            rng.shuffle(eyes)
             for who in eyes:
                 viewer = Viewer(who.seat, who.open_spectators and who.seat is None)
-                text = frames.frame(viewer)
+                text = encode(View("g", index + 1, RULES.view(state, viewer)))
                 _check_frame(text, who, truth, leaks)
                 views += 1
                 if index == probe and not RULES.is_over(state):

@@ -7,9 +7,9 @@ A game is `setup + ordered actions`: `new_game(setup)` builds the first state an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 JSON = dict[str, Any]
 S = TypeVar("S")
@@ -55,16 +55,6 @@ class Viewer:
     open_spectator: bool = False
 
 
-class ViewParts(NamedTuple):
-    """A view split so a server encodes once what several viewers see alike: the view is
-    `shared | own`, and `shared` is the same for every viewer of one state whose `kind` is
-    equal (a team's members, say), while `own` holds the little that is the viewer's alone."""
-
-    kind: Hashable
-    shared: JSON
-    own: JSON
-
-
 class GameRules(Protocol[S]):
     """What the server needs of a game; implemented once per game as a module-level object."""
 
@@ -94,10 +84,6 @@ class GameRules(Protocol[S]):
 
     def view(self, state: S, viewer: Viewer) -> JSON:
         """Everything `viewer` may see, built by listing it (never by deleting secrets)."""
-        ...
-
-    def view_parts(self, state: S, viewer: Viewer) -> ViewParts:
-        """`view(state, viewer)` as ViewParts."""
         ...
 
     def slow_view_work(self, state: S) -> Callable[[], None] | None:

@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from codebreakers.bots.base import BotMove
-from codebreakers.games.base import SYSTEM_SEAT, Rejection, Viewer
+from codebreakers.games.base import SYSTEM_SEAT, Rejection
 from codebreakers.server import chat, rooms
 from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.server.connection import Connection
@@ -30,13 +30,13 @@ from codebreakers.server.messages import (
     Hello,
     Joined,
     Room,
+    View,
     Welcome,
     encode,
 )
 from codebreakers.server.ratelimit import Bucket
 from codebreakers.server.runner import RETRIES, GameRunner, backoff
 from codebreakers.server.tokens import new_token, token_hash
-from codebreakers.server.viewframes import ViewFrames
 from codebreakers.store.base import ChatLine, RoomRow
 
 log = logging.getLogger(__name__)
@@ -500,37 +500,28 @@ class RoomHub:
             for conn in group:
                 conn.push(frame)
 
-    def _view_frames(self) -> ViewFrames:
+    def _view_frame(self, pid: str | None) -> str:
         runner = self.runner
         assert runner is not None
-        return ViewFrames(runner.view_parts, runner.game_id, runner.version)
-
-    def _viewer(self, pid: str | None) -> Viewer:
-        """Who `pid` is in the current game: its seat, or a spectator (open if the room says)."""
-        runner = self.runner
-        if runner is not None and pid in runner.seats():
-            return Viewer(pid)
-        return Viewer(None, bool(self.data["options"].get("open_spectators")))
-
-    def _view_frame(self, pid: str | None) -> str:
-        return self._view_frames().frame(self._viewer(pid))
+        seat = pid if pid in runner.seats() else None
+        view = runner.view(seat, bool(self.data["options"].get("open_spectators")))
+        return encode(View(runner.game_id, runner.version, view))
 
     def _push_views(self) -> None:
         runner = self.runner
         if runner is None:
             return
         self._pushed = (runner.game_id, runner.version)
-        frames = self._view_frames()
-        spectators: str | None = None
+        seats = runner.seats()
+        shared: str | None = None
         for pid, group in self.conns.items():
             if not group:
                 continue
-            viewer = self._viewer(pid)
-            if viewer.seat is None:
-                spectators = spectators or frames.frame(viewer)
-                frame = spectators
+            if pid in seats:
+                frame = self._view_frame(pid)
             else:
-                frame = frames.frame(viewer)
+                shared = shared or self._view_frame(None)
+                frame = shared
             for conn in group:
                 conn.push(frame)
 

@@ -163,7 +163,7 @@ class Room(_Server, tag="room"):
 class View(_Server, tag="view"):
     game_id: str
     version: int
-    view: Any  # the view's JSON object, usually pre-encoded as msgspec.Raw (server/viewframes.py)
+    view: dict[str, Any]
 
 
 class ChatLineOut(msgspec.Struct):

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from codebreakers.games.base import GameRules, Rejection, Viewer, ViewParts
+from codebreakers.games.base import GameRules, Rejection, Viewer
 from codebreakers.server.errors import Refused
 from codebreakers.store.base import ActionRow, AppendResult, GameRow, Store
 
@@ -122,9 +122,6 @@ class GameRunner:
 
     def view(self, seat: str | None, open_spectator: bool) -> JSON:
         return self.rules.view(self.state, Viewer(seat, open_spectator and seat is None))
-
-    def view_parts(self, viewer: Viewer) -> ViewParts:
-        return self.rules.view_parts(self.state, viewer)
 
     def seats(self) -> frozenset[str]:
         return self._seats

@@ -130,25 +130,3 @@ def test_garbage_actions_change_nothing(game: tuple[dict[str, Any], float, int])
             assert result.code in REJECTION_CODES
         else:
             state = result.state
-
-
-@settings(max_examples=30, deadline=None)
-@given(games())
-def test_view_parts_make_exactly_each_viewers_view(game: tuple[dict[str, Any], float, int]) -> None:
-    """The shared part is built once per kind of viewer: whoever asks first, every viewer of
-    that kind gets its own view back (a kind too coarse would hand one viewer's secrets on)."""
-    setup, skill, rng_seed = game
-    order = random.Random(rng_seed)
-    kinds: set[object] = set()
-
-    def after_each(state: GameState) -> None:
-        eyes = viewers(state)
-        order.shuffle(eyes)
-        for viewer in eyes:
-            kind, shared, own = RULES.view_parts(state, viewer)
-            assert shared | own == RULES.view(state, viewer)
-            assert set(own) == {"you", "notes"}
-            kinds.add(kind)
-
-    play(setup, random.Random(rng_seed), skill=skill, after_each=after_each)
-    assert len(kinds) > 2  # teams, spectators, writers: the split does share and separate

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from codebreakers.games.base import JSON, SYSTEM_SEAT, Applied, Rejection, Viewer, ViewParts
+from codebreakers.games.base import JSON, SYSTEM_SEAT, Applied, Rejection, Viewer
 from codebreakers.games.decrypto import rejections as R
 from codebreakers.games.decrypto.clues import TranslationCheck
 from codebreakers.games.decrypto.deal import new_game, team_sizes
@@ -16,7 +16,7 @@ from codebreakers.games.decrypto.play import draft, lock, note, propose, transmi
 from codebreakers.games.decrypto.state import OVER, ROUND, TEAMS, GameState
 from codebreakers.games.decrypto.tiebreak import accept_guess, guess_keywords, review_done
 from codebreakers.games.decrypto.timers import next_deadline, timeout
-from codebreakers.games.decrypto.view import build_view, view_parts
+from codebreakers.games.decrypto.view import build_view
 
 Handler = Callable[[GameState, str, int, Mapping[str, Any], float], Applied[GameState] | Rejection]
 
@@ -78,14 +78,8 @@ class DecryptoRules:
         return _HANDLERS[kind](state, seat, team, action, now)
 
     def view(self, state: GameState, viewer: Viewer) -> JSON:
-        return build_view(state, viewer, self._can_team_chat(state, viewer), self.translation_check)
-
-    def view_parts(self, state: GameState, viewer: Viewer) -> ViewParts:
-        can_team_chat = self._can_team_chat(state, viewer)
-        return view_parts(state, viewer, can_team_chat, self.translation_check)
-
-    def _can_team_chat(self, state: GameState, viewer: Viewer) -> bool:
-        return viewer.seat is not None and self.can_chat(state, viewer.seat, "team")
+        can_team_chat = viewer.seat is not None and self.can_chat(state, viewer.seat, "team")
+        return build_view(state, viewer, can_team_chat, self.translation_check)
 
     def next_deadline(self, state: GameState) -> float | None:
         return next_deadline(state)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from codebreakers.games.base import JSON, Viewer, ViewParts
+from codebreakers.games.base import JSON, Viewer
 from codebreakers.games.decrypto.clues import TranslationCheck, clue_warnings
 from codebreakers.games.decrypto.ending import matches, outcome_json
 from codebreakers.games.decrypto.state import (
@@ -232,63 +232,30 @@ def _deadlines(state: GameState) -> list[JSON]:
     return [deadline.to_json() for deadline in deadlines(state)]
 
 
-def _own(state: GameState, viewer: Viewer, sight: _Sight, can_team_chat: bool) -> JSON:
-    """What only this viewer sees: who it is and its own notes."""
-    own_notes = state.notes.get(viewer.seat, ()) if viewer.seat is not None else ()
-    return {
-        "you": {
-            "seat": viewer.seat if sight.team is not None else None,
-            "team": TEAMS[sight.team] if sight.team is not None else None,
-            "role": role(state, viewer.seat),
-            "can_team_chat": can_team_chat,
-        },
-        "notes": {str(i): text for i, text in enumerate(own_notes, start=1) if text},
-    }
-
-
-def _seen(state: GameState, sight: _Sight, check: TranslationCheck | None) -> JSON:
-    """The rest: what every viewer of the same kind (`_kind`) sees alike."""
+def build_view(
+    state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
+) -> JSON:
+    """The JSON view for `viewer` (see docs/views.md)."""
     table = state.table
+    sight = _Sight(state, viewer)
+    own_notes = state.notes.get(viewer.seat, ()) if viewer.seat is not None else ()
     return {
         "game": "decrypto",
         "options": _options(state),
         "phase": state.phase,
         "round": state.current.number,
         "max_rounds": table.options.max_rounds,
+        "you": {
+            "seat": viewer.seat if sight.team is not None else None,
+            "team": TEAMS[sight.team] if sight.team is not None else None,
+            "role": role(state, viewer.seat),
+            "can_team_chat": can_team_chat,
+        },
         "teams": _shared(state, ("teams", sight.all, sight.team), _teams, sight),
         "rounds": _rounds(state, sight, check),
         "deadlines": _shared(state, "deadlines", _deadlines),
+        "notes": {str(i): text for i, text in enumerate(own_notes, start=1) if text},
         "waiting_for": _shared(state, "waiting_for", waiting_for),
         "tiebreak": _tiebreak(state, sight),
         "outcome": _shared(state, "outcome", _outcome),
     }
-
-
-def _kind(state: GameState, sight: _Sight) -> tuple[bool, int | None, bool]:
-    """Viewers who see the same `_seen`: every secret open or not, the team, and whether the
-    viewer writes one of this round's transmissions (its code and draft are the writer's)."""
-    writer = sight.seat is not None and any(
-        t is not None and t.encryptor == sight.seat for t in state.current.transmissions
-    )
-    return (sight.all, sight.team, writer)
-
-
-def build_view(
-    state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
-) -> JSON:
-    """The JSON view for `viewer` (see docs/views.md)."""
-    sight = _Sight(state, viewer)
-    return _own(state, viewer, sight, can_team_chat) | _seen(state, sight, check)
-
-
-def view_parts(
-    state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
-) -> ViewParts:
-    """`build_view` as ViewParts, the shared part built once per kind of viewer and state."""
-    sight = _Sight(state, viewer)
-    kind = _kind(state, sight)
-    key = ("seen", kind)
-    seen: JSON | None = state.memo.get(key)
-    if seen is None:
-        seen = state.memo[key] = _seen(state, sight, check)
-    return ViewParts(kind, seen, _own(state, viewer, sight, can_team_chat))

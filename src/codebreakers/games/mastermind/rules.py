@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from codebreakers.games.base import JSON, Applied, Rejection, Viewer, ViewParts
+from codebreakers.games.base import JSON, Applied, Rejection, Viewer
 from codebreakers.games.mastermind import rejections as R
 from codebreakers.games.mastermind.compare import comparison
 from codebreakers.games.mastermind.options import check_options
@@ -50,10 +50,6 @@ class MastermindRules:
 
     def view(self, state: GameState, viewer: Viewer) -> JSON:
         return build_view(state, viewer)
-
-    def view_parts(self, state: GameState, viewer: Viewer) -> ViewParts:
-        """Two seats see different things: every viewer is its own kind."""
-        return ViewParts(viewer, build_view(state, viewer), {})
 
     def next_deadline(self, state: GameState) -> float | None:
         """No timers: a Mastermind row takes as long as it takes."""
