@@ -22,6 +22,7 @@ from collections import Counter
 from typing import Any
 
 import httpx
+import msgspec
 
 from codebreakers.campaigns import report
 from codebreakers.campaigns.client import Tab
@@ -89,9 +90,11 @@ def engine_part(games: int, seed: int) -> JSON:
         truth = _truth(setup, played.state, played.actions)
         probe = rng.randrange(len(history))
         for index, state in enumerate(history):
+            rng.shuffle(eyes)  # whoever comes first fills the kept encodings of finished rounds
             for who in eyes:
                 viewer = Viewer(who.seat, who.open_spectators and who.seat is None)
-                text = encode(View("g", index + 1, RULES.view(state, viewer)))
+                # The bytes a server sends: the rules' own serialisation, in a view frame.
+                text = encode(View("g", index + 1, msgspec.Raw(RULES.view_json(state, viewer))))
                 _check_frame(text, who, truth, leaks)
                 views += 1
                 if index == probe and not RULES.is_over(state):

@@ -86,6 +86,11 @@ class GameRules(Protocol[S]):
         """Everything `viewer` may see, built by listing it (never by deleting secrets)."""
         ...
 
+    def view_json(self, state: S, viewer: Viewer) -> bytes:
+        """`view(state, viewer)` serialised as JSON (UTF-8), possibly from parts kept encoded:
+        what a server sends."""
+        ...
+
     def slow_view_work(self, state: S) -> Callable[[], None] | None:
         """The parts of this state's views too slow to build on a server's event loop and not
         built yet, as a function to run first in a worker thread; None when there are none."""

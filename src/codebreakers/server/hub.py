@@ -504,8 +504,8 @@ class RoomHub:
         runner = self.runner
         assert runner is not None
         seat = pid if pid in runner.seats() else None
-        view = runner.view(seat, bool(self.data["options"].get("open_spectators")))
-        return encode(View(runner.game_id, runner.version, view))
+        view = runner.view_json(seat, bool(self.data["options"].get("open_spectators")))
+        return encode(View(runner.game_id, runner.version, msgspec.Raw(view)))
 
     def _push_views(self) -> None:
         runner = self.runner

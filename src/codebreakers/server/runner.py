@@ -123,6 +123,9 @@ class GameRunner:
     def view(self, seat: str | None, open_spectator: bool) -> JSON:
         return self.rules.view(self.state, Viewer(seat, open_spectator and seat is None))
 
+    def view_json(self, seat: str | None, open_spectator: bool) -> bytes:
+        return self.rules.view_json(self.state, Viewer(seat, open_spectator and seat is None))
+
     def seats(self) -> frozenset[str]:
         return self._seats
 

@@ -6,6 +6,7 @@ import json
 import random
 from typing import Any
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -130,3 +131,27 @@ def test_garbage_actions_change_nothing(game: tuple[dict[str, Any], float, int])
             assert result.code in REJECTION_CODES
         else:
             state = result.state
+
+
+@settings(max_examples=30, deadline=None)
+@given(games())
+def test_the_serialised_view_is_the_view(game: tuple[dict[str, Any], float, int]) -> None:
+    """What a server sends (`view_json`, finished rounds kept encoded) is exactly the view, for
+    every viewer in any order, and again for earlier states once later ones moved the cache on."""
+    setup, skill, rng_seed = game
+    order = random.Random(rng_seed)
+    history: list[GameState] = []
+
+    def same(state: GameState) -> None:
+        eyes = viewers(state)
+        order.shuffle(eyes)
+        for viewer in eyes:
+            assert msgspec.json.decode(RULES.view_json(state, viewer)) == RULES.view(state, viewer)
+
+    def after_each(state: GameState) -> None:
+        history.append(state)
+        same(state)
+
+    play(setup, random.Random(rng_seed), skill=skill, after_each=after_each)
+    for state in order.sample(history, min(5, len(history))):
+        same(state)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import itertools
 import json
 
+import msgspec
 from mastermind_table import SEED, Match
 
+from codebreakers.games.base import Viewer
 from codebreakers.games.mastermind import RULES
 from codebreakers.games.mastermind.scoring import score
 from codebreakers.games.mastermind.solver import Row, solver_for
@@ -103,3 +105,13 @@ def test_the_solver_comparison_is_slow_work_until_done_once() -> None:
     work()
     assert RULES.slow_view_work(match.state) is None
     assert match.view("ann")["history"][0]["comparison"]
+
+
+def test_the_serialised_view_is_the_view() -> None:
+    match = Match()
+    match.set_code(CODE)
+    match.guess([6, 0, 7, 1, 1])
+    for seat, open_spectator in (("ann", False), ("bob", False), (None, False), (None, True)):
+        viewer = Viewer(seat, open_spectator)
+        sent = msgspec.json.decode(RULES.view_json(match.state, viewer))
+        assert sent == RULES.view(match.state, viewer)

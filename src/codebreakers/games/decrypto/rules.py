@@ -16,7 +16,7 @@ from codebreakers.games.decrypto.play import draft, lock, note, propose, transmi
 from codebreakers.games.decrypto.state import OVER, ROUND, TEAMS, GameState
 from codebreakers.games.decrypto.tiebreak import accept_guess, guess_keywords, review_done
 from codebreakers.games.decrypto.timers import next_deadline, timeout
-from codebreakers.games.decrypto.view import build_view
+from codebreakers.games.decrypto.view import build_view, view_json
 
 Handler = Callable[[GameState, str, int, Mapping[str, Any], float], Applied[GameState] | Rejection]
 
@@ -78,8 +78,13 @@ class DecryptoRules:
         return _HANDLERS[kind](state, seat, team, action, now)
 
     def view(self, state: GameState, viewer: Viewer) -> JSON:
-        can_team_chat = viewer.seat is not None and self.can_chat(state, viewer.seat, "team")
-        return build_view(state, viewer, can_team_chat, self.translation_check)
+        return build_view(state, viewer, self._can_team_chat(state, viewer), self.translation_check)
+
+    def view_json(self, state: GameState, viewer: Viewer) -> bytes:
+        return view_json(state, viewer, self._can_team_chat(state, viewer), self.translation_check)
+
+    def _can_team_chat(self, state: GameState, viewer: Viewer) -> bool:
+        return viewer.seat is not None and self.can_chat(state, viewer.seat, "team")
 
     def next_deadline(self, state: GameState) -> float | None:
         return next_deadline(state)

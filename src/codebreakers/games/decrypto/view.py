@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from codebreakers.games.base import JSON, Viewer
 from codebreakers.games.decrypto.clues import TranslationCheck, clue_warnings
 from codebreakers.games.decrypto.ending import matches, outcome_json
@@ -28,6 +30,7 @@ from codebreakers.games.decrypto.state import (
 from codebreakers.games.decrypto.timers import deadlines, interception_opened
 
 _MISSING = object()
+_encode = msgspec.json.Encoder().encode
 
 
 def _code(code: tuple[int, ...] | None) -> list[int] | None:
@@ -180,24 +183,54 @@ def _round(state: GameState, rnd: Round, sight: _Sight, check: TranslationCheck 
     }
 
 
-def _rounds(state: GameState, sight: _Sight, check: TranslationCheck | None) -> list[JSON]:
-    """Every round's JSON. Finished rounds never change and are shared by every later state,
-    so the list up to a finished round is kept in that round, once per kind of viewer."""
-    key = "all" if sight.all else sight.team
+def _played(state: GameState) -> int:
+    """How many rounds are finished (all but the last, or all)."""
     last = len(state.rounds) - 1
-    if state.rounds[last].finished:
-        last += 1
-    listed: list[JSON] = []
-    for index in range(last - 1, -1, -1):  # the latest finished round already listed
+    return last + 1 if state.rounds[last].finished else last
+
+
+def _finished_rounds(
+    state: GameState, sight: _Sight, check: TranslationCheck | None, played: int
+) -> tuple[JSON, ...]:
+    """The finished rounds' JSON. They never change and are shared by every later state, so the
+    list up to a finished round is kept in that round, once per kind of viewer."""
+    key = "all" if sight.all else sight.team
+    listed: tuple[JSON, ...] = ()
+    for index in range(played - 1, -1, -1):  # the latest finished round already listed
         memo = state.rounds[index].memo.get(key)
         if memo is not None:
-            listed = list(memo)
+            listed = memo
             break
-    for rnd in state.rounds[len(listed) : last]:
-        listed.append(_round(state, rnd, sight, check))
-        rnd.memo[key] = tuple(listed)
-    listed += [_round(state, rnd, sight, check) for rnd in state.rounds[last:]]
+    for rnd in state.rounds[len(listed) : played]:
+        listed = (*listed, _round(state, rnd, sight, check))
+        rnd.memo[key] = listed
     return listed
+
+
+def _rounds(state: GameState, sight: _Sight, check: TranslationCheck | None) -> list[JSON]:
+    """Every round's JSON."""
+    played = _played(state)
+    listed = list(_finished_rounds(state, sight, check, played))
+    listed += [_round(state, rnd, sight, check) for rnd in state.rounds[played:]]
+    return listed
+
+
+def _rounds_json(state: GameState, sight: _Sight, check: TranslationCheck | None) -> msgspec.Raw:
+    """`_rounds` serialised, the finished rounds' part encoded once per kind of viewer and kept
+    in the latest finished round (the round before gives its copy up)."""
+    played = _played(state)
+    parts: list[bytes] = []
+    if played:
+        key = ("json", "all" if sight.all else sight.team)
+        memo = state.rounds[played - 1].memo
+        encoded: bytes | None = memo.get(key)
+        if encoded is None:
+            encoded = memo[key] = _encode(_finished_rounds(state, sight, check, played))[1:-1]
+            if played > 1:
+                state.rounds[played - 2].memo.pop(key, None)
+        parts.append(encoded)
+    parts += [_encode(_round(state, rnd, sight, check)) for rnd in state.rounds[played:]]
+    return msgspec.Raw(b"[" + b",".join(parts) + b"]")
 
 
 def _teams(state: GameState, sight: _Sight) -> JSON:
@@ -232,10 +265,16 @@ def _deadlines(state: GameState) -> list[JSON]:
     return [deadline.to_json() for deadline in deadlines(state)]
 
 
-def build_view(
-    state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
+Rounds = Callable[[GameState, _Sight, "TranslationCheck | None"], Any]
+
+
+def _view(
+    state: GameState,
+    viewer: Viewer,
+    can_team_chat: bool,
+    check: TranslationCheck | None,
+    rounds: Rounds,
 ) -> JSON:
-    """The JSON view for `viewer` (see docs/views.md)."""
     table = state.table
     sight = _Sight(state, viewer)
     own_notes = state.notes.get(viewer.seat, ()) if viewer.seat is not None else ()
@@ -252,10 +291,24 @@ def build_view(
             "can_team_chat": can_team_chat,
         },
         "teams": _shared(state, ("teams", sight.all, sight.team), _teams, sight),
-        "rounds": _rounds(state, sight, check),
+        "rounds": rounds(state, sight, check),
         "deadlines": _shared(state, "deadlines", _deadlines),
         "notes": {str(i): text for i, text in enumerate(own_notes, start=1) if text},
         "waiting_for": _shared(state, "waiting_for", waiting_for),
         "tiebreak": _tiebreak(state, sight),
         "outcome": _shared(state, "outcome", _outcome),
     }
+
+
+def build_view(
+    state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
+) -> JSON:
+    """The JSON view for `viewer` (see docs/views.md)."""
+    return _view(state, viewer, can_team_chat, check, _rounds)
+
+
+def view_json(
+    state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
+) -> bytes:
+    """`build_view` serialised, without encoding the finished rounds again for every view."""
+    return _encode(_view(state, viewer, can_team_chat, check, _rounds_json))

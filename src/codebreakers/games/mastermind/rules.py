@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import msgspec
+
 from codebreakers.games.base import JSON, Applied, Rejection, Viewer
 from codebreakers.games.mastermind import rejections as R
 from codebreakers.games.mastermind.compare import comparison
@@ -13,6 +15,8 @@ from codebreakers.games.mastermind.parse import parse_action
 from codebreakers.games.mastermind.play import guess, mark, new_game, set_code, show_possible
 from codebreakers.games.mastermind.state import OVER, TEAMS, GameState
 from codebreakers.games.mastermind.view import build_view, outcome_json
+
+_encode = msgspec.json.Encoder().encode
 
 
 class MastermindRules:
@@ -50,6 +54,9 @@ class MastermindRules:
 
     def view(self, state: GameState, viewer: Viewer) -> JSON:
         return build_view(state, viewer)
+
+    def view_json(self, state: GameState, viewer: Viewer) -> bytes:
+        return _encode(build_view(state, viewer))
 
     def next_deadline(self, state: GameState) -> float | None:
         """No timers: a Mastermind row takes as long as it takes."""
