@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, make_url, text
 from sqlalchemy.exc import DatabaseError
 
 from codebreakers.store import default_url, dialects, open_store
-from codebreakers.store.base import RoomRow
+from codebreakers.store.base import RoomRow, StoreBusy
 from codebreakers.store.postgres import PostgresRunner
 from codebreakers.store.sqlite import BUSY_TIMEOUT_MS, SqliteRunner
 
@@ -107,3 +107,27 @@ async def test_opening_twice_is_refused_and_a_failed_open_leaves_it_closed(tmp_p
         await broken.open()
     with pytest.raises(RuntimeError, match="not open"):
         await broken.load_room("R")
+
+
+@pytest.mark.postgres
+async def test_a_call_that_waits_too_long_for_a_connection_is_refused_busy(
+    module_postgres_url: str,
+) -> None:
+    """Every pooled connection taken: the next call waits `pool_timeout`, then gets StoreBusy
+    (nothing run) instead of a pool error; once a connection is free, calls go through."""
+    url = make_url(module_postgres_url)
+    runner = PostgresRunner(url, pool_size=1, max_overflow=0, pool_timeout=0.2)
+    await runner.open()
+    try:
+        async with runner._live_engine().connect():  # the only connection
+            with pytest.raises(StoreBusy):
+                await runner.write(_select_one)
+            with pytest.raises(StoreBusy):
+                await runner.read(_select_one)
+        assert await runner.write(_select_one) == 1
+    finally:
+        await runner.close()
+
+
+def _select_one(conn: Connection) -> int:
+    return int(conn.execute(text("SELECT 1")).scalar_one())

@@ -32,6 +32,7 @@ from codebreakers.server.process import raise_nofile, tune_gc
 SEATS = 6
 ACTION_TIMEOUT_S = 10.0
 DRAIN_S = 5.0
+OPENING_AT_ONCE = 100  # tables being seated at the same time
 
 
 class Table(Protocol):
@@ -80,8 +81,17 @@ async def _pace(
 
 
 async def _open_all(tables: list[Table], stats: Stats) -> list[Table]:
+    """Seat every table, OPENING_AT_ONCE at a time: all at once, thousands of room writes
+    queue at the store, and on PostgreSQL those waiting past the pool's timeout are refused
+    `busy`, so tables failed to open."""
+    gate = asyncio.Semaphore(OPENING_AT_ONCE)
+
+    async def open_one(table: Table, first_player: int) -> None:
+        async with gate:
+            await table.open(first_player)
+
     results = await asyncio.gather(
-        *(t.open(i * SEATS) for i, t in enumerate(tables)), return_exceptions=True
+        *(open_one(t, i * SEATS) for i, t in enumerate(tables)), return_exceptions=True
     )
     ready = []
     for table, result in zip(tables, results, strict=True):

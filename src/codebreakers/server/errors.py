@@ -47,6 +47,9 @@ ERROR_CODES: frozenset[str] = frozenset(
 )
 
 
+BUSY_DETAIL = "the server is overloaded; send the same request again in a moment"
+
+
 class Refused(Exception):
     """A request refused with a stable code: nothing was changed.
 

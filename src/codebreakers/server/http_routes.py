@@ -31,6 +31,7 @@ STATUS = {
     "bad_token": 401,
     "frame_too_large": 413,
     "rate_limited": 429,
+    "busy": 503,
 }
 
 

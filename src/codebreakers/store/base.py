@@ -15,6 +15,11 @@ from typing import Any, Protocol
 JSON = dict[str, Any]
 
 
+class StoreBusy(Exception):
+    """The database had no connection free in time (too many calls waiting): nothing was
+    done, and the same call may be tried again."""
+
+
 @dataclass(frozen=True, slots=True)
 class RoomRow:
     code: str
