@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
 
+from codebreakers.bots.base import BotMove
 from codebreakers.bus import open_bus
 from codebreakers.games.registry import RULES_BY_NAME
 from codebreakers.server.config import Ports
@@ -191,3 +193,52 @@ class Table:
                 return
             self.step()
         raise AssertionError("the game did not end")
+
+
+class Clock:
+    """A clock tests move forward by hand."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def poke_timers(http: TestClient, code: str) -> None:
+    """Re-arm the room's timer (as after any change) so a moved clock takes effect."""
+    node = http.app.state.node  # type: ignore[attr-defined]
+
+    async def rearm() -> None:
+        hub = node.hubs[code]
+        hub.on_game_change(hub)
+
+    http.portal.call(rearm)  # type: ignore[union-attr]
+
+
+class ScriptedBot:
+    """A test double for `codebreakers.bots`: does whatever its seat is waited for, plainly."""
+
+    def __init__(self, seat: str) -> None:
+        self.seat = seat
+
+    def decide(self, view: dict[str, Any]) -> BotMove | None:
+        task = next((t["task"] for t in view["waiting_for"] if t["seat"] == self.seat), None)
+        team = view["you"]["team"]
+        if task == "transmit":
+            n = view["round"]
+            clues = [f"{self.seat}r{n}c{i}" for i in range(3)]
+            return BotMove({"type": "transmit", "clues": clues}, chat="done", channel="all")
+        if task in ("lock_own", "lock_enemy"):
+            target = "own" if task == "lock_own" else "enemy"
+            return BotMove({"type": "lock", "target": target, "code": [1, 2, 3]})
+        if task == "guess_keywords":
+            return BotMove({"type": "guess_keywords", "words": ["a", "b", "c", team]})
+        if task == "review":
+            return BotMove({"type": "review_done"})
+        return None
+
+
+def make_scripted(game: str, *, level: str, lang: str, seed: int, seat: str) -> ScriptedBot:
+    assert game == "decrypto" and level in ("easy", "normal", "hard") and lang == "en"
+    return ScriptedBot(seat)

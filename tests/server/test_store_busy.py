@@ -3,27 +3,39 @@ client gets a code it can translate and retry on, and nothing changes."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
-from server_harness import Client, new_room
+from server_harness import Client, Clock, make_scripted, new_room, poke_timers, start_game
 from starlette.testclient import TestClient
 
+from codebreakers.server import errors
 from codebreakers.store.base import StoreBusy
 
 
 class Overloaded:
-    """Makes the store's room writes (and creations) raise StoreBusy while `on`."""
+    """Makes the store's calls named `names` raise StoreBusy while `on`, or for the next
+    `times` calls."""
 
-    def __init__(self, store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(
+        self,
+        store: Any,
+        monkeypatch: pytest.MonkeyPatch,
+        names: tuple[str, ...] = ("update_room", "create_room"),
+    ) -> None:
         self.on = False
-        for name in ("update_room", "create_room"):
+        self.times = 0
+        self.refused = 0
+        for name in names:
             real = getattr(store, name)
             monkeypatch.setattr(store, name, self._guard(real))
 
     def _guard(self, real: Any) -> Any:
         async def call(*args: Any, **kwargs: Any) -> Any:
-            if self.on:
+            if self.on or self.times > 0:
+                self.times -= 1
+                self.refused += 1
                 raise StoreBusy("QueuePool limit reached")
             return await real(*args, **kwargs)
 
@@ -47,3 +59,46 @@ def test_busy_store_refuses_with_busy_and_changes_nothing(
     overloaded.on = False
     client.join("Ann")  # the same request, again, once the database keeps up
     assert len(server.get(f"/api/rooms/{code}").json()["players"]) == 1
+
+
+def test_bots_try_again_when_the_store_is_busy(
+    server_with, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(errors, "BUSY_RETRY_S", 0.01)
+    server: TestClient = server_with(
+        ports={"make_bot": make_scripted, "bot_games": frozenset({"decrypto"})}
+    )
+    store = server.app.state.node.ports.store  # type: ignore[attr-defined]
+    overloaded = Overloaded(store, monkeypatch, ("append_action",))
+    code = new_room(server)
+    host = Client(server, code)
+    host.join("Host")
+    host.ok({"type": "leave_seat"})
+    for team in ("white", "black"):
+        for index in (0, 1):
+            host.ok({"type": "add_bot", "team": team, "index": index, "level": "easy"})
+    overloaded.times = 3  # the bots' first three moves meet a busy store
+    host.ok({"type": "start"})
+    deadline = time.monotonic() + 30
+    while host.view is None or host.view["phase"] != "over":
+        host.recv()
+        assert time.monotonic() < deadline
+    assert overloaded.refused == 3
+
+
+def test_a_timeout_is_tried_again_when_the_store_is_busy(
+    server_with, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(errors, "BUSY_RETRY_S", 0.01)
+    clock = Clock()
+    server = server_with(ports={"clock": clock})
+    code, _, table = start_game(server, clue_limit_s=60)
+    store = server.app.state.node.ports.store  # type: ignore[attr-defined]
+    overloaded = Overloaded(store, monkeypatch, ("append_action",))
+    overloaded.times = 2
+    clock.now += 61
+    poke_timers(server, code)
+    table.sync(1)  # the timeout, applied on the third try
+    statuses = {t: x["status"] for t, x in table.any_view()["rounds"][-1]["transmissions"].items()}
+    assert statuses == {"white": "decoding", "black": "decoding"}
+    assert overloaded.refused == 2

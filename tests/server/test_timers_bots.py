@@ -3,33 +3,9 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
-from server_harness import Client, new_room, start_game
+from server_harness import Client, Clock, make_scripted, new_room, poke_timers, start_game
 from starlette.testclient import TestClient
-
-from codebreakers.bots.base import BotMove
-
-
-class Clock:
-    """A clock tests move forward by hand."""
-
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def poke_timers(http: TestClient, code: str) -> None:
-    """Re-arm the room's timer (as after any change) so a moved clock takes effect."""
-    node = http.app.state.node  # type: ignore[attr-defined]
-
-    async def rearm() -> None:
-        hub = node.hubs[code]
-        hub.on_game_change(hub)
-
-    http.portal.call(rearm)  # type: ignore[union-attr]
 
 
 def test_a_clue_limit_submits_what_was_typed(server_with) -> None:
@@ -51,34 +27,6 @@ def test_a_clue_limit_submits_what_was_typed(server_with) -> None:
     assert statuses == {"white": "decoding", "black": "decoding"}
     team = encryptor.view["you"]["team"]  # type: ignore[index]
     assert view["rounds"][-1]["transmissions"][team]["clues"] == ["zqa", "zqb", ""]
-
-
-class ScriptedBot:
-    """A test double for `codebreakers.bots`: does whatever its seat is waited for, plainly."""
-
-    def __init__(self, seat: str) -> None:
-        self.seat = seat
-
-    def decide(self, view: dict[str, Any]) -> BotMove | None:
-        task = next((t["task"] for t in view["waiting_for"] if t["seat"] == self.seat), None)
-        team = view["you"]["team"]
-        if task == "transmit":
-            n = view["round"]
-            clues = [f"{self.seat}r{n}c{i}" for i in range(3)]
-            return BotMove({"type": "transmit", "clues": clues}, chat="done", channel="all")
-        if task in ("lock_own", "lock_enemy"):
-            target = "own" if task == "lock_own" else "enemy"
-            return BotMove({"type": "lock", "target": target, "code": [1, 2, 3]})
-        if task == "guess_keywords":
-            return BotMove({"type": "guess_keywords", "words": ["a", "b", "c", team]})
-        if task == "review":
-            return BotMove({"type": "review_done"})
-        return None
-
-
-def make_scripted(game: str, *, level: str, lang: str, seed: int, seat: str) -> ScriptedBot:
-    assert game == "decrypto" and level in ("easy", "normal", "hard") and lang == "en"
-    return ScriptedBot(seat)
 
 
 def test_four_bots_play_a_whole_game_for_a_watching_host(server_with) -> None:

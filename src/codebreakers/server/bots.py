@@ -13,8 +13,10 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from codebreakers.bots.base import Bot
+from codebreakers.server import errors
 from codebreakers.server.config import BotFactory
 from codebreakers.server.errors import Refused
+from codebreakers.store.base import StoreBusy
 
 if TYPE_CHECKING:
     from codebreakers.server.hub import RoomHub
@@ -49,6 +51,10 @@ class BotDriver:
             self._again = False
             try:
                 moved = await self._step()
+            except StoreBusy:  # overloaded, not broken: the move is tried again shortly
+                log.warning("room %s: store busy; bots try again", self._hub.code)
+                await asyncio.sleep(errors.BUSY_RETRY_S)
+                continue
             except Exception:
                 log.exception("room %s: a bot failed", self._hub.code)
                 return

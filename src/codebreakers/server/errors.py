@@ -48,6 +48,7 @@ ERROR_CODES: frozenset[str] = frozenset(
 
 
 BUSY_DETAIL = "the server is overloaded; send the same request again in a moment"
+BUSY_RETRY_S = 1.0  # how long bots and timers wait before trying a busy store again
 
 
 class Refused(Exception):

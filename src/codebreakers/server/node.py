@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from codebreakers.games.base import Rejection
-from codebreakers.server import codes, rooms
+from codebreakers.server import codes, errors, rooms
 from codebreakers.server.bots import BotDriver
 from codebreakers.server.catchup import CatchUp
 from codebreakers.server.config import Ports, ServerConfig
@@ -24,7 +24,7 @@ from codebreakers.server.messages import Bye, encode
 from codebreakers.server.metrics import Metrics, instrument
 from codebreakers.server.shutdown import InFlight
 from codebreakers.server.timers import RoomTimer
-from codebreakers.store.base import RoomRow
+from codebreakers.store.base import RoomRow, StoreBusy
 
 log = logging.getLogger(__name__)
 
@@ -163,9 +163,16 @@ class Node:
         hub = self.hubs.get(code)
         if hub is None:
             return
-        try:
-            await hub.timeout()
-        except Exception:
-            log.exception("room %s: timeout failed", code)
-            return
+        while True:
+            try:
+                await hub.timeout()
+                break
+            except StoreBusy:  # overloaded, not broken: the timeout is tried again shortly
+                log.warning("room %s: store busy; the timeout is tried again", code)
+                await asyncio.sleep(errors.BUSY_RETRY_S)
+                if self.hubs.get(code) is not hub:
+                    return
+            except Exception:
+                log.exception("room %s: timeout failed", code)
+                return
         await hub.publish()
