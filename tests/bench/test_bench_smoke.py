@@ -52,6 +52,7 @@ def test_bare_mode_reports_its_broadcasts() -> None:
     report = bench("--bare")
     check_report(report, pushes_per_action=6)
     assert report["mode"] == "bare"
+    assert report["server_gc"] is None  # the bare endpoint has no /metrics
     assert report["pushes_per_s"] == pytest.approx(6 * report["actions_per_s"], rel=0.25)
     assert 1_400 <= report["push_bytes_avg"] <= 1_800
 
@@ -71,3 +72,5 @@ def test_decrypto_mode_plays_through_the_real_server() -> None:
     kinds = report["latency_ms_by_kind"]
     assert kinds["transmit"]["count"] > 0  # the first moves of a round were made and seen
     assert sum(k["count"] for k in kinds.values()) == report["latency_ms"]["count"]
+    gc = report["server_gc"]  # serve's young passes, every 0.25 s, during the 3 s window
+    assert gc["young_passes"] >= 4 and 0 <= gc["share_of_window"] < 1

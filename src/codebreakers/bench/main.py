@@ -19,6 +19,7 @@ from typing import IO, Any
 
 import psutil
 
+from codebreakers.bench import collector
 from codebreakers.bench.servers import CpuSample, ServerSet, start_servers, temp_workdir
 from codebreakers.server.process import raise_nofile
 
@@ -105,12 +106,15 @@ def _measure(
             psutil.cpu_times(),
             time.monotonic(),
         )
+        # After the CPU sample: a loaded server may take a while to answer.
+        gc0 = None if args.bare else collector.young_passes(urls)
         _read_event(gen.stdout, "done")
         cpu1, machine1, t1 = (
             servers.cpu_sample() if servers else None,
             psutil.cpu_times(),
             time.monotonic(),
         )
+        gc1 = None if args.bare else collector.young_passes(urls)
         if peak:
             peak.halt.set()
         result = _read_event(gen.stdout, "result")
@@ -127,6 +131,7 @@ def _measure(
         **{k: v for k, v in result.items() if k != "event"},
         "setup_s": ready["setup_s"],
         "machine_cpu_busy": _machine_busy(machine0, machine1, t1 - t0),
+        "server_gc": collector.window_report(gc0, gc1, t1 - t0),
     }
     if servers and cpu0 and cpu1:
         rss = (rss_base, rss_idle, peak.peak if peak else 0)
