@@ -23,7 +23,9 @@ def test_sand_timer_gives_the_late_encryptor_30_seconds() -> None:
     table.do("b1", {"type": "draft", "clues": ["late", "", "zork1a"]})
     table.transmit("white", ["zork1a", "sea", "sky"])
     sent = table.state.current.transmissions[0].transmitted_at  # type: ignore[union-attr]
-    assert deadlines(table) == [{"at": sent + 30, "kind": "sand", "team": "black", "target": None}]
+    assert deadlines(table) == [
+        {"at": sent + 30, "kind": "sand", "team": "black", "target": None, "seconds": 30}
+    ]
     table.refuse("system", {"type": "timeout"}, "no_deadline_passed")  # one second later
     table.timeout(sent + 30)
     black = table.t("black")
@@ -65,7 +67,13 @@ def test_decide_limit_locks_the_latest_proposal() -> None:
     sent = table.now
     table.do("w2", {"type": "propose", "target": "own", "code": table.wrong("white")})
     table.do("w2", {"type": "propose", "target": "own", "code": table.code("white")})
-    assert {"at": sent + 60, "kind": "decide", "team": "white", "target": "own"} in deadlines(table)
+    assert {
+        "at": sent + 60,
+        "kind": "decide",
+        "team": "white",
+        "target": "own",
+        "seconds": 60,
+    } in deadlines(table)
     table.timeout(sent + 60)
     assert table.t("white").revealed and table.tokens("white") == (0, 0)
 
@@ -86,7 +94,13 @@ def test_decide_limit_for_an_interception_opens_after_the_own_decode() -> None:
     table.transmit("black")
     table.decode("black")
     opened = table.now
-    expected = {"at": opened + 60, "kind": "decide", "team": "black", "target": "enemy"}
+    expected = {
+        "at": opened + 60,
+        "kind": "decide",
+        "team": "black",
+        "target": "enemy",
+        "seconds": 60,
+    }
     assert expected in deadlines(table)
     assert not any(d["target"] == "enemy" and d["team"] == "white" for d in deadlines(table))
     table.decode("white")

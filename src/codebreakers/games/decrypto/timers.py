@@ -35,9 +35,18 @@ class Deadline:
     kind: str  # "sand" | "clue" | "decide"
     team: int  # the team that must act
     target: str | None  # "own" | "enemy" for a lock; None for writing and the tie-break
+    # The limit's whole length: a client whose estimate of the server's clock runs late (a
+    # delayed message) would otherwise show more time left than the limit gives.
+    seconds: float
 
     def to_json(self) -> JSON:
-        return {"at": self.at, "kind": self.kind, "team": TEAMS[self.team], "target": self.target}
+        return {
+            "at": self.at,
+            "kind": self.kind,
+            "team": TEAMS[self.team],
+            "target": self.target,
+            "seconds": self.seconds,
+        }
 
 
 def interception_opened(rnd: Round, t: Transmission, classic: bool) -> float | None:
@@ -61,21 +70,24 @@ def _round_deadlines(state: GameState) -> list[Deadline]:
     writing = [t for t in present if t.clues is None]
     sent = [t.transmitted_at for t in present if t.transmitted_at is not None]
     found: list[Deadline] = []
-    if options.clue_limit_s is not None:
+    clue_limit = options.clue_limit_s
+    if clue_limit is not None:
         found += [
-            Deadline(rnd.started_at + options.clue_limit_s, "clue", t.team, None) for t in writing
+            Deadline(rnd.started_at + clue_limit, "clue", t.team, None, clue_limit) for t in writing
         ]
     if options.sand_timer and writing and sent:
-        found += [Deadline(min(sent) + SAND_TIMER_S, "sand", t.team, None) for t in writing]
+        found += [
+            Deadline(min(sent) + SAND_TIMER_S, "sand", t.team, None, SAND_TIMER_S) for t in writing
+        ]
     limit = options.decide_limit_s
     if limit is None:
         return found
     for t in present:
         if t.read_at is not None and not t.decode.locked:
-            found.append(Deadline(t.read_at + limit, "decide", t.team, "own"))
+            found.append(Deadline(t.read_at + limit, "decide", t.team, "own", limit))
         opened = interception_opened(rnd, t, options.classic)
         if opened is not None and t.interception is not None and not t.interception.locked:
-            found.append(Deadline(opened + limit, "decide", 1 - t.team, "enemy"))
+            found.append(Deadline(opened + limit, "decide", 1 - t.team, "enemy", limit))
     return found
 
 
@@ -91,14 +103,14 @@ def deadlines(state: GameState) -> list[Deadline]:
         found = _round_deadlines(state)
     elif state.phase == TIEBREAK_GUESS and limit is not None and tb is not None:
         found = [
-            Deadline(tb.started_at + limit, "decide", team, None)
+            Deadline(tb.started_at + limit, "decide", team, None, limit)
             for team in (0, 1)
             if tb.guesses[team] is None
         ]
     elif state.phase == TIEBREAK_REVIEW and limit is not None and tb is not None:
         assert tb.review_started_at is not None
         found = [
-            Deadline(tb.review_started_at + limit, "decide", team, None)
+            Deadline(tb.review_started_at + limit, "decide", team, None, limit)
             for team in (0, 1)
             if not tb.reviewed[team]
         ]
