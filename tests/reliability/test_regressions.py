@@ -5,7 +5,11 @@ from __future__ import annotations
 import time
 
 import pytest
-from server_harness import Client, new_room, start_game
+from server_harness import (
+    SCRIPTED_BOTS,
+    host_watching_four_bots,
+    start_game,
+)
 from starlette.testclient import TestClient
 
 from codebreakers.server.errors import Refused
@@ -63,15 +67,8 @@ def test_bots_play_the_rematch_too(server_with) -> None:
     """Remembering the last game's action ids across a rematch (item 3) met bot ids made of the
     version alone, `bot-5` in both games: the rematch's bots were answered as retries and stuck.
     Bot ids now name their game."""
-    from test_timers_bots import make_scripted
-
-    server = server_with(ports={"make_bot": make_scripted, "bot_games": frozenset({"decrypto"})})
-    host = Client(server, new_room(server))
-    host.join("Host")
-    host.ok({"type": "leave_seat"})
-    for team in ("white", "black"):
-        for index in (0, 1):
-            host.ok({"type": "add_bot", "team": team, "index": index, "level": "easy"})
+    server = server_with(ports=SCRIPTED_BOTS)
+    host = host_watching_four_bots(server)
     host.ok({"type": "start"})
     games = []
     for rematch in (False, True):

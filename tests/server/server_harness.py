@@ -242,3 +242,25 @@ class ScriptedBot:
 def make_scripted(game: str, *, level: str, lang: str, seed: int, seat: str) -> ScriptedBot:
     assert game == "decrypto" and level in ("easy", "normal", "hard") and lang == "en"
     return ScriptedBot(seat)
+
+
+SCRIPTED_BOTS = {"make_bot": make_scripted, "bot_games": frozenset({"decrypto"})}  # ports
+
+
+def host_watching_four_bots(http: TestClient) -> Client:
+    """A new room whose host has left its seat and put a scripted bot in each of the four."""
+    host = Client(http, new_room(http))
+    host.join("Host")
+    host.ok({"type": "leave_seat"})
+    for team in ("white", "black"):
+        for index in (0, 1):
+            host.ok({"type": "add_bot", "team": team, "index": index, "level": "easy"})
+    return host
+
+
+def watch_until_over(client: Client, timeout_s: float = 30.0) -> None:
+    """Read pushes until the client's view says the game is over."""
+    deadline = time.monotonic() + timeout_s
+    while client.view is None or client.view["phase"] != "over":
+        client.recv()
+        assert time.monotonic() < deadline

@@ -3,11 +3,19 @@ client gets a code it can translate and retry on, and nothing changes."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
-from server_harness import Client, Clock, make_scripted, new_room, poke_timers, start_game
+from server_harness import (
+    SCRIPTED_BOTS,
+    Client,
+    Clock,
+    host_watching_four_bots,
+    new_room,
+    poke_timers,
+    start_game,
+    watch_until_over,
+)
 from starlette.testclient import TestClient
 
 from codebreakers.server import errors
@@ -65,24 +73,13 @@ def test_bots_try_again_when_the_store_is_busy(
     server_with, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(errors, "BUSY_RETRY_S", 0.01)
-    server: TestClient = server_with(
-        ports={"make_bot": make_scripted, "bot_games": frozenset({"decrypto"})}
-    )
+    server: TestClient = server_with(ports=SCRIPTED_BOTS)
     store = server.app.state.node.ports.store  # type: ignore[attr-defined]
     overloaded = Overloaded(store, monkeypatch, ("append_action",))
-    code = new_room(server)
-    host = Client(server, code)
-    host.join("Host")
-    host.ok({"type": "leave_seat"})
-    for team in ("white", "black"):
-        for index in (0, 1):
-            host.ok({"type": "add_bot", "team": team, "index": index, "level": "easy"})
+    host = host_watching_four_bots(server)
     overloaded.times = 3  # the bots' first three moves meet a busy store
     host.ok({"type": "start"})
-    deadline = time.monotonic() + 30
-    while host.view is None or host.view["phase"] != "over":
-        host.recv()
-        assert time.monotonic() < deadline
+    watch_until_over(host)
     assert overloaded.refused == 3
 
 

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-import time
-
-from server_harness import Client, Clock, make_scripted, new_room, poke_timers, start_game
+from server_harness import (
+    SCRIPTED_BOTS,
+    Client,
+    Clock,
+    host_watching_four_bots,
+    new_room,
+    poke_timers,
+    start_game,
+    watch_until_over,
+)
 from starlette.testclient import TestClient
 
 
@@ -30,26 +37,15 @@ def test_a_clue_limit_submits_what_was_typed(server_with) -> None:
 
 
 def test_four_bots_play_a_whole_game_for_a_watching_host(server_with) -> None:
-    server: TestClient = server_with(
-        ports={"make_bot": make_scripted, "bot_games": frozenset({"decrypto"})}
-    )
-    code = new_room(server)
-    host = Client(server, code)
-    host.join("Host")
-    host.ok({"type": "leave_seat"})
-    for team in ("white", "black"):
-        for index in (0, 1):
-            host.ok({"type": "add_bot", "team": team, "index": index, "level": "easy"})
+    server: TestClient = server_with(ports=SCRIPTED_BOTS)
+    host = host_watching_four_bots(server)
     kinds = {p["kind"] for p in host.room["players"] if p["team"]}
     assert kinds == {"bot"}
     assert host.request({"type": "add_bot", "team": "white", "index": 0, "level": "easy"})[
         "code"
     ] == ("seat_taken")
     host.ok({"type": "start"})
-    deadline = time.monotonic() + 30
-    while host.view is None or host.view["phase"] != "over":
-        host.recv()
-        assert time.monotonic() < deadline
+    watch_until_over(host)
     assert host.view["outcome"] is not None
     assert any(line["text"] == "done" for line in host.chat)
     while host.room["status"] != "over":
