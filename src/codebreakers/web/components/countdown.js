@@ -24,7 +24,7 @@ export function Countdowns({ deadlines }) {
   return html`<ul class="countdowns" aria-label=${t("timer.title")}>
     ${deadlines.map((d) => {
       // Never more than the limit itself: the clock estimate runs late when a message was slow.
-      const left = Math.min(d.at - now, d.seconds ?? Infinity);
+      const left = Math.min(d.at - now, d.seconds);
       const label = t(`timer.${d.kind}${d.target ? `.${d.target}` : ""}`);
       return html`<li class="countdown ${left < 10 ? "urgent" : ""}" role="timer">
         <span aria-hidden="true">⏳</span>
