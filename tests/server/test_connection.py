@@ -10,6 +10,7 @@ import pytest
 
 from codebreakers.server.connection import CLOSE_GOING_AWAY, OUTBOX_LIMIT, Connection
 from codebreakers.server.ratelimit import Bucket
+from codebreakers.server.wire import WRITE_TEXT
 
 pytestmark = pytest.mark.anyio
 
@@ -20,16 +21,26 @@ def anyio_backend() -> str:
 
 
 class FakeSocket:
-    """What uvicorn's send does: wait until the transport is writable, then write."""
+    """What uvicorn's send does: wait until the transport is writable, then write. With
+    `direct`, it also offers the writer `server/wire.py` adds, which refuses instead of waiting."""
 
-    def __init__(self) -> None:
+    def __init__(self, direct: bool) -> None:
         self.writable = asyncio.Event()
         self.writable.set()
         self.sent: list[str] = []
+        self.asgi_sends = 0
         self.closed: int | None = None
         self.gone = False
+        self.scope: dict[str, Any] = {"extensions": {WRITE_TEXT: self.write_now} if direct else {}}
+
+    def write_now(self, payload: bytes) -> bool:
+        if self.gone or not self.writable.is_set() or self.closed is not None:
+            return False
+        self.sent.append(payload.decode())
+        return True
 
     async def send_text(self, text: str) -> None:
+        self.asgi_sends += 1
         await self.writable.wait()
         if self.gone:
             raise OSError("peer went away")
@@ -38,6 +49,11 @@ class FakeSocket:
     async def close(self, code: int) -> None:
         await self.writable.wait()
         self.closed = code
+
+
+@pytest.fixture(params=[False, True], ids=["asgi", "direct"])
+def ws(request: pytest.FixtureRequest) -> FakeSocket:
+    return FakeSocket(direct=request.param)
 
 
 def _connection(ws: FakeSocket) -> Connection:
@@ -49,20 +65,20 @@ async def _settle() -> None:
         await asyncio.sleep(0)
 
 
-async def test_a_socket_that_keeps_up_gets_each_frame_at_once() -> None:
-    ws = FakeSocket()
+async def test_a_socket_that_keeps_up_gets_each_frame_at_once(ws: FakeSocket) -> None:
     conn = _connection(ws)
-    conn.push("a")
-    conn.push("b")
+    conn.push(b"a")
+    conn.push(b"b")
     assert ws.sent == ["a", "b"]  # no task, no wait: sent within push
+    direct = WRITE_TEXT in ws.scope["extensions"]
+    assert ws.asgi_sends == (0 if direct else 2)  # written directly: not even a coroutine
     assert conn._sender is None
 
 
-async def test_frames_wait_in_order_behind_a_send_that_must_wait() -> None:
-    ws = FakeSocket()
+async def test_frames_wait_in_order_behind_a_send_that_must_wait(ws: FakeSocket) -> None:
     conn = _connection(ws)
     ws.writable.clear()  # the kernel's buffer is full
-    for text in ("a", "b", "c"):
+    for text in (b"a", b"b", b"c"):
         conn.push(text)
     await _settle()
     assert ws.sent == []
@@ -70,42 +86,39 @@ async def test_frames_wait_in_order_behind_a_send_that_must_wait() -> None:
     await _settle()
     assert ws.sent == ["a", "b", "c"]
     assert conn._sender is None
-    conn.push("d")  # caught up: on the spot again
+    conn.push(b"d")  # caught up: on the spot again
     assert ws.sent == ["a", "b", "c", "d"]
 
 
-async def test_a_socket_too_far_behind_is_closed_after_the_newest_frames() -> None:
-    ws = FakeSocket()
+async def test_a_socket_too_far_behind_is_closed_after_the_newest_frames(ws: FakeSocket) -> None:
     conn = _connection(ws)
     ws.writable.clear()
-    frames = [str(n) for n in range(OUTBOX_LIMIT + 3)]
+    frames = [str(n).encode() for n in range(OUTBOX_LIMIT + 3)]
     for text in frames:
         conn.push(text)
-    conn.push("after the close")
+    conn.push(b"after the close")
     ws.writable.set()
     await _settle()
     assert ws.closed == CLOSE_GOING_AWAY
     assert ws.sent[0] == "0"  # the send already under way
-    assert ws.sent[-1] == frames[OUTBOX_LIMIT]  # the last frame queued before the cap
+    assert ws.sent[-1] == frames[OUTBOX_LIMIT].decode()  # the last frame queued before the cap
     assert "after the close" not in ws.sent
     assert len(ws.sent) < len(frames)
 
 
-async def test_close_soon_closes_after_what_is_queued() -> None:
-    ws = FakeSocket()
+async def test_close_soon_closes_after_what_is_queued(ws: FakeSocket) -> None:
     conn = _connection(ws)
     ws.writable.clear()
-    conn.push("a")
+    conn.push(b"a")
     conn.close_soon()
-    conn.push("b")
+    conn.push(b"b")
     ws.writable.set()
     await _settle()
     assert ws.sent == ["a"]
     assert ws.closed == CLOSE_GOING_AWAY
 
 
-async def test_close_soon_on_an_idle_socket_closes_it() -> None:
-    ws = FakeSocket()
+async def test_close_soon_on_an_idle_socket_closes_it(ws: FakeSocket) -> None:
     conn = _connection(ws)
     conn.close_soon()
     await _settle()
@@ -113,32 +126,30 @@ async def test_close_soon_on_an_idle_socket_closes_it() -> None:
 
 
 @pytest.mark.parametrize("waiting", [False, True])
-async def test_a_peer_gone_ends_sending_quietly(waiting: bool) -> None:
-    ws = FakeSocket()
+async def test_a_peer_gone_ends_sending_quietly(ws: FakeSocket, waiting: bool) -> None:
     conn = _connection(ws)
     ws.gone = True
     if waiting:
         ws.writable.clear()
-    conn.push("a")
+    conn.push(b"a")
     ws.writable.set()
     await _settle()
-    conn.push("b")
+    conn.push(b"b")
     await _settle()
     assert ws.sent == []
     assert conn._sender is None
 
 
-async def test_stop_cancels_a_waiting_send() -> None:
-    ws = FakeSocket()
+async def test_stop_cancels_a_waiting_send(ws: FakeSocket) -> None:
     conn = _connection(ws)
     ws.writable.clear()
-    conn.push("a")
-    conn.push("b")
+    conn.push(b"a")
+    conn.push(b"b")
     sender: Any = conn._sender
     await conn.stop()
     assert sender.cancelled() or sender.done()
     ws.writable.set()
     await _settle()
     assert ws.sent == []
-    conn.push("c")
+    conn.push(b"c")
     assert ws.sent == []

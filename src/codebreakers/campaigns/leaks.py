@@ -94,7 +94,9 @@ def engine_part(games: int, seed: int) -> JSON:
             for who in eyes:
                 viewer = Viewer(who.seat, who.open_spectators and who.seat is None)
                 # The bytes a server sends: the rules' own serialisation, in a view frame.
-                text = encode(View("g", index + 1, msgspec.Raw(RULES.view_json(state, viewer))))
+                text = encode(
+                    View("g", index + 1, msgspec.Raw(RULES.view_json(state, viewer)))
+                ).decode()
                 _check_frame(text, who, truth, leaks)
                 views += 1
                 if index == probe and not RULES.is_over(state):

@@ -1,8 +1,9 @@
 """One browser tab's socket: who it speaks for, and how frames reach it without waiting on it.
 
 Pushes are never awaited by whoever changes a room: the change's author holds the room's lock
-and must not wait on a slow client. A frame is sent on the spot when the socket can take it
-(the send completes without suspending: the usual case), so a push costs no task switch and
+and must not wait on a slow client. A frame is sent on the spot when the socket can take it (the
+usual case): written straight to the transport where the server offers that (`server/wire.py`),
+else through a send that completes without suspending. So a push costs no task switch and
 leaves no waiting future behind for the garbage collector to walk. Only when a send must wait
 (the client reads slowly and the kernel's buffer is full) does a task take over: it finishes
 that send, then drains the frames queued meanwhile, in order. A socket that falls too far behind
@@ -15,12 +16,13 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from starlette.websockets import WebSocket
 
 from codebreakers.server.ratelimit import Bucket
+from codebreakers.server.wire import WRITE_TEXT
 
 log = logging.getLogger(__name__)
 
@@ -31,24 +33,28 @@ Send = Coroutine[Any, Any, None]
 
 
 class Connection:
-    __slots__ = ("_done", "_outbox", "_sender", "frames", "player", "room", "ws")
+    __slots__ = ("_done", "_outbox", "_sender", "_write_now", "frames", "player", "room", "ws")
 
     def __init__(self, ws: WebSocket, frames: Bucket) -> None:
         self.ws = ws
         self.room: str | None = None
         self.player: str | None = None
         self.frames = frames
-        self._outbox: deque[str | None] = deque()  # None: close once what precedes is out
+        extensions = ws.scope.get("extensions") or {}
+        self._write_now: Callable[[bytes], bool] | None = extensions.get(WRITE_TEXT)
+        self._outbox: deque[bytes | None] = deque()  # None: close once what precedes is out
         self._sender: asyncio.Task[None] | None = None  # set while a send waits on the client
         self._done = False  # closed by us, or the peer went away: nothing more is sent
 
-    def push(self, text: str) -> None:
-        """Send one frame now if the socket takes it, else queue it behind the waiting send; a
-        socket whose queue is full is too slow and gets closed."""
+    def push(self, text: bytes) -> None:
+        """Send one text frame (its UTF-8 bytes) now if the socket takes it, else queue it behind
+        the waiting send; a socket whose queue is full is too slow and gets closed."""
         if self._done:
             return
         if self._sender is None:
-            self._send_now(self.ws.send_text(text))
+            write_now = self._write_now
+            if write_now is None or not write_now(text):
+                self._send_now(self.ws.send_text(text.decode()))
             return
         if len(self._outbox) >= OUTBOX_LIMIT:
             log.info("closing a socket that fell %d frames behind", OUTBOX_LIMIT)
@@ -89,7 +95,7 @@ class Connection:
                     self._done = True
                     await self.ws.close(CLOSE_GOING_AWAY)
                     return
-                await self.ws.send_text(text)
+                await self.ws.send_text(text.decode())
         except Exception:  # the peer went away: the receive loop notices and cleans up
             self._done = True
         finally:

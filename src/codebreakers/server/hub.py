@@ -489,7 +489,7 @@ class RoomHub:
         return msgspec.json.decode(self._description_raw())  # type: ignore[no-any-return]
 
     @staticmethod
-    def _room_frame(pid: str | None, raw: msgspec.Raw) -> str:
+    def _room_frame(pid: str | None, raw: msgspec.Raw) -> bytes:
         return encode(Room(raw, pid))
 
     def _push_room(self) -> None:
@@ -500,7 +500,7 @@ class RoomHub:
             for conn in group:
                 conn.push(frame)
 
-    def _view_frame(self, pid: str | None) -> str:
+    def _view_frame(self, pid: str | None) -> bytes:
         runner = self.runner
         assert runner is not None
         seat = pid if pid in runner.seats() else None
@@ -513,7 +513,7 @@ class RoomHub:
             return
         self._pushed = (runner.game_id, runner.version)
         seats = runner.seats()
-        shared: str | None = None
+        shared: bytes | None = None
         for pid, group in self.conns.items():
             if not group:
                 continue
@@ -527,12 +527,12 @@ class RoomHub:
 
     def _push_chat(self, lines: list[ChatLine]) -> None:
         wire = [chat.to_wire(line) for line in lines]
-        frames: dict[tuple[str | None, bool], str] = {}
+        frames: dict[tuple[str | None, bool], bytes] = {}
         for pid, group in self.conns.items():
             reader = self._reader(pid)
             if reader not in frames:
                 visible = [w for w in wire if chat.readable(w, *reader)]
-                frames[reader] = encode(ChatLines(visible)) if visible else ""
+                frames[reader] = encode(ChatLines(visible)) if visible else b""
             if frames[reader]:
                 for conn in group:
                     conn.push(frames[reader])

@@ -26,6 +26,7 @@ from codebreakers.server.ipguard import ip_limits
 from codebreakers.server.node import Node
 from codebreakers.server.process import BACKLOG, NOFILE, WS_MAX_BYTES
 from codebreakers.server.shutdown import drain
+from codebreakers.server.wire import DirectWriteProtocol
 from codebreakers.store import open_store
 
 # Kernel send buffer per socket (Linux doubles it). Autotuning grows it to 4 MiB for a client
@@ -67,7 +68,7 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         app,
         host=args.host,
         port=args.port,
-        ws="websockets-sansio",
+        ws=DirectWriteProtocol,  # uvicorn's sans-I/O protocol, pushes written directly
         ws_max_size=WS_MAX_BYTES,
         # permessage-deflate keeps zlib state per socket: 48 KiB more per idle player and a
         # third less throughput (docs/performance.md, "Server load"); views are a few KB.

@@ -218,9 +218,9 @@ def parse_client(frame: bytes | str) -> ClientMessage:
         raise Refused("bad_json", str(exc)) from None
 
 
-def encode(message: _Server) -> str:
-    """A server message as the text of one frame."""
-    return _encoder.encode(message).decode()
+def encode(message: _Server) -> bytes:
+    """A server message as the text of one frame, UTF-8 encoded."""
+    return _encoder.encode(message)
 
 
 def error_id(frame: bytes | str) -> str | None:

@@ -68,7 +68,7 @@ def origin_allowed(ws: WebSocket, public_url: str | None) -> bool:
 
 async def _refuse(ws: WebSocket, code: str, detail: str, close_code: int) -> None:
     """Say why in a frame the client can translate, then close."""
-    await ws.send_text(encode(Error(None, code, detail)))
+    await ws.send_text(encode(Error(None, code, detail)).decode())
     await ws.close(close_code)
 
 
