@@ -73,6 +73,21 @@ def _transmission(
     return listed
 
 
+def _transmission_raw(
+    state: GameState, t: Transmission, sight: _Sight, check: TranslationCheck | None
+) -> msgspec.Raw:
+    """`_transmission` encoded, memoised the same way (as bytes, which the collector skips)."""
+    writer = sight.seat == t.encryptor
+    key = ("json", sight.all, sight.team, writer)
+    encoded: msgspec.Raw | None = t.memo.get(key)
+    if encoded is None:
+        listed = _list_transmission(state, t, sight, writer, check)
+        encoded = msgspec.Raw(_encode(listed))
+        if listed["draft"] is None:
+            t.memo[key] = encoded
+    return encoded
+
+
 def _list_transmission(
     state: GameState, t: Transmission, sight: _Sight, writer: bool, check: TranslationCheck | None
 ) -> JSON:
@@ -215,22 +230,50 @@ def _rounds(state: GameState, sight: _Sight, check: TranslationCheck | None) -> 
     return listed
 
 
+def _round_json(
+    state: GameState, rnd: Round, sight: _Sight, check: TranslationCheck | None
+) -> bytes:
+    return _encode(
+        {
+            "number": rnd.number,
+            "transmissions": {
+                TEAMS[team]: _transmission_raw(state, t, sight, check) if t is not None else None
+                for team, t in enumerate(rnd.transmissions)
+            },
+        }
+    )
+
+
 def _rounds_json(state: GameState, sight: _Sight, check: TranslationCheck | None) -> msgspec.Raw:
     """`_rounds` serialised, the finished rounds' part encoded once per kind of viewer and kept
-    in the latest finished round (the round before gives its copy up)."""
+    in the latest finished round (a round before it that kept them gives its copy up)."""
     played = _played(state)
     parts: list[bytes] = []
     if played:
         key = ("json", "all" if sight.all else sight.team)
-        memo = state.rounds[played - 1].memo
-        encoded: bytes | None = memo.get(key)
+        encoded: bytes | None = state.rounds[played - 1].memo.get(key)
         if encoded is None:
-            encoded = memo[key] = _encode(_finished_rounds(state, sight, check, played))[1:-1]
-            if played > 1:
-                state.rounds[played - 2].memo.pop(key, None)
+            encoded = _finished_json(state, sight, check, played, key)
         parts.append(encoded)
-    parts += [_encode(_round(state, rnd, sight, check)) for rnd in state.rounds[played:]]
+    parts += [_round_json(state, rnd, sight, check) for rnd in state.rounds[played:]]
     return msgspec.Raw(b"[" + b",".join(parts) + b"]")
+
+
+def _finished_json(
+    state: GameState, sight: _Sight, check: TranslationCheck | None, played: int, key: object
+) -> bytes:
+    """The finished rounds encoded and comma-joined: those a round before already kept, then
+    the rounds finished since; kept in the latest finished round."""
+    parts: list[bytes] = []
+    start = 0
+    for index in range(played - 2, -1, -1):
+        kept = state.rounds[index].memo.pop(key, None)
+        if kept is not None:
+            parts, start = [kept], index + 1
+            break
+    parts += [_round_json(state, rnd, sight, check) for rnd in state.rounds[start:played]]
+    encoded = state.rounds[played - 1].memo[key] = b",".join(parts)
+    return encoded
 
 
 def _teams(state: GameState, sight: _Sight) -> JSON:
@@ -261,11 +304,42 @@ def _shared(state: GameState, key: object, build: Callable[..., Any], *args: Any
     return found
 
 
+def _shared_raw(state: GameState, key: object, build: Callable[..., Any], *args: Any) -> Any:
+    """`_shared`, kept encoded: the view's bytes copy it, and the collector never walks it."""
+    memo_key = ("json", key)
+    found = state.memo.get(memo_key)
+    if found is None:
+        found = state.memo[memo_key] = msgspec.Raw(_encode(build(state, *args)))
+    return found
+
+
+def _options_raw(state: GameState) -> msgspec.Raw:
+    found: msgspec.Raw | None = state.table.memo.get("options json")
+    if found is None:
+        found = state.table.memo["options json"] = msgspec.Raw(_encode(_options(state)))
+    return found
+
+
 def _deadlines(state: GameState) -> list[JSON]:
     return [deadline.to_json() for deadline in deadlines(state)]
 
 
-Rounds = Callable[[GameState, _Sight, "TranslationCheck | None"], Any]
+class _Parts:
+    """The parts of a view shared by many viewers, as values (`build_view`)."""
+
+    options = staticmethod(_options)
+    shared = staticmethod(_shared)
+    rounds = staticmethod(_rounds)
+
+
+class _EncodedParts:
+    """The same parts already encoded (`view_json`): each is encoded once, however many views
+    it goes into, and memoised as bytes, so a state's memos add no objects for the collector to
+    walk on every young pass (docs/performance.md)."""
+
+    options = staticmethod(_options_raw)
+    shared = staticmethod(_shared_raw)
+    rounds = staticmethod(_rounds_json)
 
 
 def _view(
@@ -273,14 +347,14 @@ def _view(
     viewer: Viewer,
     can_team_chat: bool,
     check: TranslationCheck | None,
-    rounds: Rounds,
+    parts: type[_Parts] | type[_EncodedParts],
 ) -> JSON:
     table = state.table
     sight = _Sight(state, viewer)
     own_notes = state.notes.get(viewer.seat, ()) if viewer.seat is not None else ()
     return {
         "game": "decrypto",
-        "options": _options(state),
+        "options": parts.options(state),
         "phase": state.phase,
         "round": state.current.number,
         "max_rounds": table.options.max_rounds,
@@ -290,13 +364,13 @@ def _view(
             "role": role(state, viewer.seat),
             "can_team_chat": can_team_chat,
         },
-        "teams": _shared(state, ("teams", sight.all, sight.team), _teams, sight),
-        "rounds": rounds(state, sight, check),
-        "deadlines": _shared(state, "deadlines", _deadlines),
+        "teams": parts.shared(state, ("teams", sight.all, sight.team), _teams, sight),
+        "rounds": parts.rounds(state, sight, check),
+        "deadlines": parts.shared(state, "deadlines", _deadlines),
         "notes": {str(i): text for i, text in enumerate(own_notes, start=1) if text},
-        "waiting_for": _shared(state, "waiting_for", waiting_for),
+        "waiting_for": parts.shared(state, "waiting_for", waiting_for),
         "tiebreak": _tiebreak(state, sight),
-        "outcome": _shared(state, "outcome", _outcome),
+        "outcome": parts.shared(state, "outcome", _outcome),
     }
 
 
@@ -304,11 +378,11 @@ def build_view(
     state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
 ) -> JSON:
     """The JSON view for `viewer` (see docs/views.md)."""
-    return _view(state, viewer, can_team_chat, check, _rounds)
+    return _view(state, viewer, can_team_chat, check, _Parts)
 
 
 def view_json(
     state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
 ) -> bytes:
     """`build_view` serialised, without encoding the finished rounds again for every view."""
-    return _encode(_view(state, viewer, can_team_chat, check, _rounds_json))
+    return _encode(_view(state, viewer, can_team_chat, check, _EncodedParts))
