@@ -19,12 +19,15 @@ from server_harness import (
 from starlette.testclient import TestClient
 
 from codebreakers.server import errors
+from codebreakers.server.errors import Refused
+from codebreakers.server.hub import RoomHub
 from codebreakers.store.base import StoreBusy
 
 
 class Overloaded:
     """Makes the store's calls named `names` raise StoreBusy while `on`, or for the next
-    `times` calls."""
+    `times` calls: the store itself (under the node's instrumented face, which turns that into
+    a `busy` refusal), as PostgresRunner does when no pooled connection frees up in time."""
 
     def __init__(
         self,
@@ -36,8 +39,9 @@ class Overloaded:
         self.times = 0
         self.refused = 0
         for name in names:
-            real = getattr(store, name)
-            monkeypatch.setattr(store, name, self._guard(real))
+            real = getattr(store.inner, name)
+            monkeypatch.setattr(store.inner, name, self._guard(real))
+            monkeypatch.delattr(store, name, raising=False)  # instrumented again, around the guard
 
     def _guard(self, real: Any) -> Any:
         async def call(*args: Any, **kwargs: Any) -> Any:
@@ -99,3 +103,26 @@ def test_a_timeout_is_tried_again_when_the_store_is_busy(
     statuses = {t: x["status"] for t, x in table.any_view()["rounds"][-1]["transmissions"].items()}
     assert statuses == {"white": "decoding", "black": "decoding"}
     assert overloaded.refused == 2
+
+
+def test_bots_try_again_when_their_move_is_refused_busy(
+    server_with, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`busy` for another cause (the game kept changing concurrently on other nodes) is retried
+    too: dropped, a move nobody else could make would stall the game."""
+    monkeypatch.setattr(errors, "BUSY_RETRY_S", 0.01)
+    refused: list[str] = []
+    real = RoomHub.act_as_bot
+
+    async def concurrent_at_first(hub: RoomHub, seat: str, move: Any, action_id: str) -> None:
+        if len(refused) < 2:
+            refused.append(action_id)
+            raise Refused("busy", "the game changed concurrently; send again with the same id")
+        await real(hub, seat, move, action_id)
+
+    monkeypatch.setattr(RoomHub, "act_as_bot", concurrent_at_first)
+    server: TestClient = server_with(ports=SCRIPTED_BOTS)
+    host = host_watching_four_bots(server)
+    host.ok({"type": "start"})
+    watch_until_over(host)
+    assert refused[0] == refused[1]  # the same move, tried again

@@ -23,10 +23,9 @@ from starlette.staticfiles import StaticFiles
 
 from codebreakers.server import metrics, process, quickplay, shutdown, ws
 from codebreakers.server.config import Ports, ServerConfig
-from codebreakers.server.errors import BUSY_DETAIL, Refused
+from codebreakers.server.errors import Refused
 from codebreakers.server.http_routes import WEB_DIR, error_response, routes
 from codebreakers.server.node import Node
-from codebreakers.store.base import StoreBusy
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +34,10 @@ async def _not_found(request: Request, exc: Exception) -> Response:
     return error_response(Refused("not_found", f"nothing at {request.url.path}"))
 
 
-async def _store_busy(request: Request, exc: Exception) -> Response:
-    log.warning("store busy: %s %s refused", request.method, request.url.path)
-    return error_response(Refused("busy", BUSY_DETAIL))
+async def _refused(request: Request, exc: Exception) -> Response:
+    """A refusal no route answered itself (such as `busy` from the store) as its JSON error."""
+    assert isinstance(exc, Refused)
+    return error_response(exc)
 
 
 def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
@@ -69,7 +69,7 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
             Mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
         ],
         middleware=[Middleware(GZipMiddleware, minimum_size=512)],
-        exception_handlers={404: _not_found, StoreBusy: _store_busy},
+        exception_handlers={404: _not_found, Refused: _refused},
         lifespan=lifespan,
     )
     app.state.node = node

@@ -16,7 +16,6 @@ from codebreakers.bots.base import Bot
 from codebreakers.server import errors
 from codebreakers.server.config import BotFactory
 from codebreakers.server.errors import Refused
-from codebreakers.store.base import StoreBusy
 
 if TYPE_CHECKING:
     from codebreakers.server.hub import RoomHub
@@ -51,8 +50,8 @@ class BotDriver:
             self._again = False
             try:
                 moved = await self._step()
-            except StoreBusy:  # overloaded, not broken: the move is tried again shortly
-                log.warning("room %s: store busy; bots try again", self._hub.code)
+            except Refused as refused:  # only `busy` gets here: the move is tried again shortly
+                log.warning("room %s: bots try again: %s", self._hub.code, refused)
                 await asyncio.sleep(errors.BUSY_RETRY_S)
                 continue
             except Exception:
@@ -98,6 +97,8 @@ class BotDriver:
                 # Unique across the room's games: a rematch remembers the last game's ids.
                 await hub.act_as_bot(seat, move, f"bot-{game_id}-{version}")
             except Refused as refused:
+                if refused.busy:
+                    raise
                 log.warning("room %s: bot %s move refused: %s", hub.code, seat, refused)
                 continue
             await hub.publish()

@@ -48,7 +48,7 @@ ERROR_CODES: frozenset[str] = frozenset(
 
 
 BUSY_DETAIL = "the server is overloaded; send the same request again in a moment"
-BUSY_RETRY_S = 1.0  # how long bots and timers wait before trying a busy store again
+BUSY_RETRY_S = 1.0  # how long bots and timers wait before trying a `busy` refusal again
 
 
 class Refused(Exception):
@@ -63,3 +63,9 @@ class Refused(Exception):
         super().__init__(f"{code}: {detail}" if detail else code)
         self.code = code
         self.detail = detail
+
+    @property
+    def busy(self) -> bool:
+        """Refused for now, not for good (an overloaded store, or a change that kept meeting
+        concurrent ones): the same request may be sent again."""
+        return self.code == "busy"

@@ -347,6 +347,8 @@ class RoomHub:
                     await self._submit(SYSTEM_SEAT, {"type": "timeout"}, None)
                     return
                 except Refused as refused:
+                    if refused.busy:
+                        raise  # the timer tries again shortly (Node._fire)
                     log.warning("room %s: timeout refused: %s", self.code, refused)
             self.on_game_change(self)  # early wake-up or refused: arm again
 

@@ -12,6 +12,7 @@ games, the bus's own `stats`) is read from the node when Prometheus asks.
 
 from __future__ import annotations
 
+import logging
 import time
 from bisect import bisect_left
 from collections.abc import Awaitable, Callable
@@ -22,12 +23,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from codebreakers.server import process
-from codebreakers.server.errors import Refused
-from codebreakers.store.base import AppendResult, Store
+from codebreakers.server.errors import BUSY_DETAIL, Refused
+from codebreakers.store.base import AppendResult, Store, StoreBusy
 
 if TYPE_CHECKING:
     from codebreakers.server.node import Node
 
+log = logging.getLogger(__name__)
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # Seconds: a store round trip is ~1 ms, an action with its pushes a few ms, a stall is seconds.
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -219,7 +221,10 @@ def _histograms(out: list[str], name: str, help_text: str, family: dict[Labels, 
 
 class InstrumentedStore:
     """Any store, with each call timed and its failures counted; append results become the
-    `actions` counter. Everything else about the store is passed through untouched."""
+    `actions` counter. A call the store refused as overloaded (`StoreBusy`: nothing was run)
+    becomes `Refused("busy")` here, where every store call of the server enters, so sockets,
+    HTTP routes, bots and timers all meet one retryable refusal. Everything else about the store
+    is passed through untouched."""
 
     def __init__(self, store: Store, metrics: Metrics) -> None:
         self._store = store
@@ -233,6 +238,11 @@ class InstrumentedStore:
         setattr(self, name, timed)  # looked up once per operation, not per call
         return timed
 
+    @property
+    def inner(self) -> Store:
+        """The store itself (tests put doubles around its calls)."""
+        return self._store
+
     def _timed(self, op: str, call: Callable[..., Awaitable[Any]]) -> Callable[..., Any]:
         metrics = self._metrics
         labels = (("op", op),)
@@ -242,6 +252,10 @@ class InstrumentedStore:
             started = time.perf_counter()
             try:
                 result = await call(*args, **kwargs)
+            except StoreBusy:  # overloaded, not broken: whoever asked may ask again
+                metrics.bump(metrics.store_errors, labels)
+                log.warning("store busy: %s refused", op)
+                raise Refused("busy", BUSY_DETAIL) from None
             except Exception:
                 metrics.bump(metrics.store_errors, labels)
                 raise

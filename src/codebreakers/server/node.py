@@ -24,7 +24,7 @@ from codebreakers.server.messages import Bye, encode
 from codebreakers.server.metrics import Metrics, instrument
 from codebreakers.server.shutdown import InFlight
 from codebreakers.server.timers import RoomTimer
-from codebreakers.store.base import RoomRow, StoreBusy
+from codebreakers.store.base import RoomRow
 
 log = logging.getLogger(__name__)
 
@@ -167,8 +167,8 @@ class Node:
             try:
                 await hub.timeout()
                 break
-            except StoreBusy:  # overloaded, not broken: the timeout is tried again shortly
-                log.warning("room %s: store busy; the timeout is tried again", code)
+            except Refused as refused:  # only `busy` gets here: tried again shortly
+                log.warning("room %s: the timeout is tried again: %s", code, refused)
                 await asyncio.sleep(errors.BUSY_RETRY_S)
                 if self.hubs.get(code) is not hub:
                     return

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket
 from codebreakers.server import codes, rooms
 from codebreakers.server.config import BOT_LEVELS
 from codebreakers.server.connection import Connection
-from codebreakers.server.errors import BUSY_DETAIL, Refused
+from codebreakers.server.errors import Refused
 from codebreakers.server.http_routes import client_address
 from codebreakers.server.hub import RoomHub
 from codebreakers.server.messages import (
@@ -47,7 +47,6 @@ from codebreakers.server.messages import (
 )
 from codebreakers.server.node import Node
 from codebreakers.server.ratelimit import Bucket
-from codebreakers.store.base import StoreBusy
 
 log = logging.getLogger(__name__)
 
@@ -130,9 +129,6 @@ async def _handle(
         if msg_id is None and len(frame) <= MAX_FRAME_BYTES:  # name the frame when it can
             msg_id = error_id(frame)
         conn.push(encode(Error(msg_id, refused.code, refused.detail)))
-    except StoreBusy:  # overloaded, not broken: the client may send the same frame again
-        log.warning("store busy: a %s frame was refused", type(frame).__name__)
-        conn.push(encode(Error(msg_id, "busy", BUSY_DETAIL)))
     except Exception:
         log.exception("unexpected failure handling a %s frame", type(frame).__name__)
         conn.push(encode(Error(msg_id, "internal_error", "the server failed; nothing applied")))
