@@ -9,9 +9,7 @@ message the node started handling is answered before its socket is told to recon
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -34,16 +32,19 @@ class InFlight:
         self._idle = asyncio.Event()
         self._idle.set()
 
-    @contextlib.contextmanager
-    def track(self) -> Iterator[None]:
+    def track(self) -> InFlight:
+        """`with in_flight.track():` counts the block in; the counter is its own context, so
+        no object is made per message (each in flight is walked by every young collection)."""
+        return self
+
+    def __enter__(self) -> None:
         self._busy += 1
         self._idle.clear()
-        try:
-            yield
-        finally:
-            self._busy -= 1
-            if not self._busy:
-                self._idle.set()
+
+    def __exit__(self, *exc: object) -> None:
+        self._busy -= 1
+        if not self._busy:
+            self._idle.set()
 
     async def idle(self, timeout: float) -> bool:
         """Wait until nothing is being handled; False if `timeout` passed first."""
