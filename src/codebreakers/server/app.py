@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -26,8 +25,6 @@ from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.server.errors import Refused
 from codebreakers.server.http_routes import WEB_DIR, error_response, routes
 from codebreakers.server.node import Node
-
-log = logging.getLogger(__name__)
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
