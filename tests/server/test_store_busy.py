@@ -1,5 +1,6 @@
 """An overloaded database (no connection free in time) is `busy`, not a server failure: the
-client gets a code it can translate and retry on, and nothing changes."""
+client gets a code it can translate and retry on, and nothing changes. Bots and timers try
+again, after `busy` and after a store that failed outright (a database restarting)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,9 @@ class Overloaded:
         store: Any,
         monkeypatch: pytest.MonkeyPatch,
         names: tuple[str, ...] = ("update_room", "create_room"),
+        error: type[Exception] = StoreBusy,
     ) -> None:
+        self.error = error
         self.on = False
         self.times = 0
         self.refused = 0
@@ -48,7 +51,7 @@ class Overloaded:
             if self.on or self.times > 0:
                 self.times -= 1
                 self.refused += 1
-                raise StoreBusy("QueuePool limit reached")
+                raise self.error("QueuePool limit reached or connection lost")
             return await real(*args, **kwargs)
 
         return call
@@ -73,13 +76,14 @@ def test_busy_store_refuses_with_busy_and_changes_nothing(
     assert len(server.get(f"/api/rooms/{code}").json()["players"]) == 1
 
 
-def test_bots_try_again_when_the_store_is_busy(
-    server_with, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("error", [StoreBusy, ConnectionError], ids=["busy", "failed"])
+def test_bots_try_again_when_the_store_is_busy_or_fails(
+    server_with, monkeypatch: pytest.MonkeyPatch, error: type[Exception]
 ) -> None:
     monkeypatch.setattr(errors, "BUSY_RETRY_S", 0.01)
     server: TestClient = server_with(ports=SCRIPTED_BOTS)
     store = server.app.state.node.ports.store  # type: ignore[attr-defined]
-    overloaded = Overloaded(store, monkeypatch, ("append_action",))
+    overloaded = Overloaded(store, monkeypatch, ("append_action",), error)
     host = host_watching_four_bots(server)
     overloaded.times = 3  # the bots' first three moves meet a busy store
     host.ok({"type": "start"})
@@ -87,15 +91,16 @@ def test_bots_try_again_when_the_store_is_busy(
     assert overloaded.refused == 3
 
 
-def test_a_timeout_is_tried_again_when_the_store_is_busy(
-    server_with, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("error", [StoreBusy, ConnectionError], ids=["busy", "failed"])
+def test_a_timeout_is_tried_again_when_the_store_is_busy_or_fails(
+    server_with, monkeypatch: pytest.MonkeyPatch, error: type[Exception]
 ) -> None:
     monkeypatch.setattr(errors, "BUSY_RETRY_S", 0.01)
     clock = Clock()
     server = server_with(ports={"clock": clock})
     code, _, table = start_game(server, clue_limit_s=60)
     store = server.app.state.node.ports.store  # type: ignore[attr-defined]
-    overloaded = Overloaded(store, monkeypatch, ("append_action",))
+    overloaded = Overloaded(store, monkeypatch, ("append_action",), error)
     overloaded.times = 2
     clock.now += 61
     poke_timers(server, code)

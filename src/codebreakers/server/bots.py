@@ -46,6 +46,7 @@ class BotDriver:
             self._task.cancel()
 
     async def _run(self) -> None:
+        failures = 0
         while True:
             self._again = False
             try:
@@ -55,8 +56,14 @@ class BotDriver:
                 await asyncio.sleep(errors.BUSY_RETRY_S)
                 continue
             except Exception:
-                log.exception("room %s: a bot failed", self._hub.code)
-                return
+                # The store failed (a database restarting) or a bot did. In a game of one person
+                # and bots nothing else would wake the bots again; the move's id and the version
+                # check keep a retry from applying it twice.
+                log.exception("room %s: a bot failed; trying again", self._hub.code)
+                await asyncio.sleep(errors.failure_retry_s(failures))
+                failures += 1
+                continue
+            failures = 0
             if not moved and not self._again:
                 return
 

@@ -163,6 +163,7 @@ class Node:
         hub = self.hubs.get(code)
         if hub is None:
             return
+        failures = 0
         while True:
             try:
                 await hub.timeout()
@@ -170,9 +171,11 @@ class Node:
             except Refused as refused:  # only `busy` gets here: tried again shortly
                 log.warning("room %s: the timeout is tried again: %s", code, refused)
                 await asyncio.sleep(errors.BUSY_RETRY_S)
-                if self.hubs.get(code) is not hub:
-                    return
-            except Exception:
-                log.exception("room %s: timeout failed", code)
+            except Exception:  # the store failed (a database restarting); the version check
+                # keeps a retry from applying the timeout twice
+                log.exception("room %s: timeout failed; trying again", code)
+                await asyncio.sleep(errors.failure_retry_s(failures))
+                failures += 1
+            if self.hubs.get(code) is not hub:
                 return
         await hub.publish()
