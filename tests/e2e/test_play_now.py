@@ -67,8 +67,13 @@ def test_play_now_plays_a_whole_game_against_bots(
             if page.locator(".outcome").count():
                 break
             if page.locator("aside.guide").count():
-                hints.add(page.locator("aside.guide").get_attribute("data-hint") or "")
-                page.click("aside.guide button.guide-ok")
+                try:
+                    hints.add(
+                        page.locator("aside.guide").get_attribute("data-hint", timeout=5_000) or ""
+                    )
+                    page.click("aside.guide button.guide-ok", timeout=5_000)
+                except PlaywrightTimeoutError:
+                    continue  # the bots moved the game on and its hint went with it: look again
             elif ann.is_encryptor() and page.locator("#clue-0").count():
                 ann.transmit(fresh_clues(ann.keywords(), used))
                 moves["transmit"] += 1
