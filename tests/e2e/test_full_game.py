@@ -79,6 +79,10 @@ def phase_recorder(
             for p in everyone:
                 p.shot(folder, f"r{number}-{wanted[number, phase]}-{phase}")
                 snap[p.name].append(p.page.content())
+        if (number, phase) == (1, "decoding"):
+            for p in everyone:  # an encryptor may not decode its own clues: no hint to do so
+                if p.page.get_by_text("Encryptor this round").count():
+                    expect(p.page.locator('aside.guide[data-hint="propose"]')).to_have_count(0)
 
     return record
 
