@@ -1,14 +1,19 @@
 """The SQLite store's own path: statements straight on sqlite3, writes group-committed.
 
-Writes are held in a batch by parking the write thread in a first write until the others are
-queued; `DirectDb.run` is watched to see the transactions (BEGIN IMMEDIATE, COMMIT...) it ran.
+Two committers: on the event loop (`synchronous=NORMAL`, the default) and the write thread
+(`synchronous=FULL`, and for the loop's writes while another process holds the write lock).
+The thread's batches are made by parking it in a first write until the others are queued (the
+`runner` fixture, with `?synchronous=full`); `DirectDb.run` is watched to see the transactions
+(BEGIN IMMEDIATE, COMMIT...) they ran.
 """
 
 from __future__ import annotations
 
 import asyncio
 import queue
+import sqlite3
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +22,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from codebreakers.store import dialects, migrate, open_store, queries
+from codebreakers.store import sqlite as sqlite_module
 from codebreakers.store.base import ActionRow, AppendResult, ChatLine, RoomRow
 from codebreakers.store.direct import DirectDb
 from codebreakers.store.sqlite import BUSY_TIMEOUT_MS, SqliteStoreRunner
@@ -39,7 +45,8 @@ def url(tmp_path: Path) -> str:
 
 @pytest.fixture
 async def runner(url: str) -> AsyncIterator[SqliteStoreRunner]:
-    opened = dialects.store_runner(url)
+    """A store whose writes go to the write thread."""
+    opened = dialects.store_runner(f"{url}?synchronous=full")
     assert isinstance(opened, SqliteStoreRunner)
     await opened.open()
     try:
@@ -352,14 +359,102 @@ def pragmas(db: Any) -> list[Any]:
     return [db.raw.execute(f"PRAGMA {name}").fetchone()[0] for name in names]
 
 
-@pytest.mark.parametrize(("query", "synchronous"), [("", 1), ("?synchronous=full", 2)])
+@pytest.mark.parametrize(
+    ("query", "synchronous", "write_busy_ms"),
+    [("", 1, 0), ("?synchronous=full", 2, BUSY_TIMEOUT_MS)],
+)
 async def test_the_direct_connections_are_configured_like_the_engine(
-    tmp_path: Path, query: str, synchronous: int
+    tmp_path: Path, query: str, synchronous: int, write_busy_ms: int
 ) -> None:
+    """...but for the busy timeout of the loop's writer, which must never wait for a lock."""
     runner = dialects.store_runner(f"sqlite:///{tmp_path / 'x.db'}{query}")
     await runner.open()
     try:
         expected = ["wal", synchronous, BUSY_TIMEOUT_MS, 1]
-        assert await runner.write(pragmas) == await runner.read(pragmas) == expected
+        assert await runner.read(pragmas) == expected
+        assert await runner.write(pragmas) == [*expected[:2], write_busy_ms, 1]
     finally:
         await runner.close()
+
+
+@pytest.fixture
+async def on_loop(url: str) -> AsyncIterator[SqliteStoreRunner]:
+    """A store whose writes commit on the event loop (the default)."""
+    opened = dialects.store_runner(url)
+    assert isinstance(opened, SqliteStoreRunner)
+    await opened.open()
+    try:
+        await opened.schema_change(migrate.upgrade)
+        yield opened
+    finally:
+        await opened.close()
+
+
+def thread_of(work: Callable[[Any], Any]) -> Callable[[Any], tuple[int, Any]]:
+    def run(db: Any) -> tuple[int, Any]:
+        return threading.get_ident(), work(db)
+
+    return run
+
+
+async def test_writes_of_one_loop_round_commit_together_on_the_loop(
+    on_loop: SqliteStoreRunner, statements: list[str]
+) -> None:
+    tasks = await queue_up(
+        on_loop.write(thread_of(lambda db: queries.create_room(db, room("A")))),
+        on_loop.write(insert_then_fail),
+        on_loop.write(thread_of(lambda db: queries.create_room(db, room("B")))),
+    )
+    first, failed, last = await asyncio.gather(*tasks, return_exceptions=True)
+    assert isinstance(failed, LookupError)
+    assert first[0] == last[0] == threading.get_ident()  # the loop's own thread
+    assert statements.count("BEGIN IMMEDIATE") == 1 and statements.count("COMMIT") == 1
+    assert statements.count("SAVEPOINT write") == 3
+    assert await on_loop.read(queries.load_room, "GONE") is None  # undone alone
+    assert [await on_loop.read(queries.load_room, c) for c in "AB"] == [room("A"), room("B")]
+
+
+async def test_a_write_waits_in_the_write_thread_while_another_process_holds_the_lock(
+    on_loop: SqliteStoreRunner, url: str
+) -> None:
+    rival = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
+    try:
+        rival.execute("BEGIN IMMEDIATE")  # another process's write transaction
+        write = asyncio.ensure_future(
+            on_loop.write(thread_of(lambda db: queries.create_room(db, room("W"))))
+        )
+        started = time.perf_counter()
+        await asyncio.sleep(0.2)
+        assert time.perf_counter() - started < 0.5  # the loop went on meanwhile
+        assert not write.done()
+        rival.execute("COMMIT")
+        ident, _ = await asyncio.wait_for(write, 10)
+        assert ident != threading.get_ident()  # the write thread waited its turn
+    finally:
+        rival.close()
+    assert await on_loop.read(queries.load_room, "W") == room("W")
+
+
+async def test_checkpoints_run_beside_the_loop_and_not_in_its_commits(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlite_module, "CHECKPOINT_EVERY_S", 0.02)
+    store = dialects.store_runner(url)
+    assert isinstance(store, SqliteStoreRunner)
+    await store.open()
+    try:
+        await store.schema_change(migrate.upgrade)
+        auto = await store.write(lambda db: db.raw.execute("PRAGMA wal_autocheckpoint").fetchone())
+        assert auto == (0,)
+        for code in ("C1", "C2", "C3"):
+            await store.write(queries.create_room, room(code))
+        checkpointer = store._checkpointer
+        assert checkpointer is not None
+        for _ in range(100):
+            if checkpointer.passes >= 2:
+                break
+            await asyncio.sleep(0.02)
+        assert checkpointer.passes >= 2
+    finally:
+        await store.close()
+    assert store._checkpointer is None  # stopped with the store
