@@ -3,7 +3,7 @@
 Each unit of work (one `queries` function, one transaction) goes to a thread in one hop. The
 async driver, aiosqlite, hops to its thread for every cursor, execute, fetch and close, a dozen
 times per append; measured on this machine that cost 3x the CPU per append (see
-docs/storage.md). Writes go to a single thread, so this process's writers queue there instead of
+docs/storage.md). Writes go to one committer, so this process's writers queue there instead of
 in SQLite's busy handler; reads go to a small pool and run alongside (WAL lets readers proceed
 while one writer commits).
 
@@ -12,7 +12,9 @@ uses `SqliteStoreRunner`, which runs the `queries` functions straight on the sql
 (`direct.py`) and commits the writes that queued up meanwhile together (group commit): one
 BEGIN IMMEDIATE ... COMMIT, each write inside a SAVEPOINT of its own, so a write that fails
 rolls back only itself. Every caller gets its own result or exception, and only once the COMMIT
-has succeeded; if the COMMIT fails, every write of the batch fails with it.
+has succeeded; if the COMMIT fails, every write of the batch fails with it. With
+`synchronous=NORMAL` the batches commit on the event loop itself (`_LoopCommitter`), with
+`FULL` in the write thread (docs/storage.md, "Group commit").
 
 Durability: WAL mode with `synchronous=NORMAL` (the default here) makes a committed transaction
 survive a crash or SIGKILL of the process, because the WAL frames are already in the OS; only a
