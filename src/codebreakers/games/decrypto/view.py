@@ -59,33 +59,24 @@ def _answer(answer: Answer, answering: int, revealed: bool, sight: _Sight) -> JS
 
 
 def _transmission(
-    state: GameState, t: Transmission, sight: _Sight, check: TranslationCheck | None
-) -> JSON:
-    """A transmission's JSON, memoised by kind of viewer unless it shows a draft (whose warnings
-    depend on the clues given since)."""
+    state: GameState,
+    t: Transmission,
+    sight: _Sight,
+    check: TranslationCheck | None,
+    encoded: bool,
+) -> Any:
+    """A transmission's JSON (already encoded when `encoded`: bytes, which the collector
+    skips), memoised by kind of viewer unless it shows a draft (whose warnings depend on the
+    clues given since)."""
     writer = sight.seat == t.encryptor
-    key = (sight.all, sight.team, writer)
-    listed: JSON | None = t.memo.get(key)
-    if listed is None:
+    key = (encoded, sight.all, sight.team, writer)
+    found = t.memo.get(key)
+    if found is None:
         listed = _list_transmission(state, t, sight, writer, check)
+        found = msgspec.Raw(_encode(listed)) if encoded else listed
         if listed["draft"] is None:
-            t.memo[key] = listed
-    return listed
-
-
-def _transmission_raw(
-    state: GameState, t: Transmission, sight: _Sight, check: TranslationCheck | None
-) -> msgspec.Raw:
-    """`_transmission` encoded, memoised the same way (as bytes, which the collector skips)."""
-    writer = sight.seat == t.encryptor
-    key = ("json", sight.all, sight.team, writer)
-    encoded: msgspec.Raw | None = t.memo.get(key)
-    if encoded is None:
-        listed = _list_transmission(state, t, sight, writer, check)
-        encoded = msgspec.Raw(_encode(listed))
-        if listed["draft"] is None:
-            t.memo[key] = encoded
-    return encoded
+            t.memo[key] = found
+    return found
 
 
 def _list_transmission(
@@ -188,11 +179,18 @@ def _options(state: GameState) -> JSON:
     return listed
 
 
-def _round(state: GameState, rnd: Round, sight: _Sight, check: TranslationCheck | None) -> JSON:
+def _round(
+    state: GameState,
+    rnd: Round,
+    sight: _Sight,
+    check: TranslationCheck | None,
+    encoded: bool = False,
+) -> JSON:
+    """A round's JSON, its transmissions already encoded when `encoded`."""
     return {
         "number": rnd.number,
         "transmissions": {
-            TEAMS[team]: _transmission(state, t, sight, check) if t is not None else None
+            TEAMS[team]: _transmission(state, t, sight, check, encoded) if t is not None else None
             for team, t in enumerate(rnd.transmissions)
         },
     }
@@ -233,15 +231,7 @@ def _rounds(state: GameState, sight: _Sight, check: TranslationCheck | None) -> 
 def _round_json(
     state: GameState, rnd: Round, sight: _Sight, check: TranslationCheck | None
 ) -> bytes:
-    return _encode(
-        {
-            "number": rnd.number,
-            "transmissions": {
-                TEAMS[team]: _transmission_raw(state, t, sight, check) if t is not None else None
-                for team, t in enumerate(rnd.transmissions)
-            },
-        }
-    )
+    return _encode(_round(state, rnd, sight, check, encoded=True))
 
 
 def _rounds_json(state: GameState, sight: _Sight, check: TranslationCheck | None) -> msgspec.Raw:
@@ -384,5 +374,5 @@ def build_view(
 def view_json(
     state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
 ) -> bytes:
-    """`build_view` serialised, without encoding the finished rounds again for every view."""
+    """`build_view` serialised, from parts encoded once for every viewer who shares them."""
     return _encode(_view(state, viewer, can_team_chat, check, _EncodedParts))
