@@ -19,7 +19,7 @@ from server_harness import (
 )
 from starlette.testclient import TestClient
 
-from codebreakers.server import errors
+from codebreakers.server import retry
 from codebreakers.server.errors import Refused
 from codebreakers.server.hub import RoomHub
 from codebreakers.store.base import StoreBusy
@@ -80,7 +80,7 @@ def test_busy_store_refuses_with_busy_and_changes_nothing(
 def test_bots_try_again_when_the_store_is_busy_or_fails(
     server_with, monkeypatch: pytest.MonkeyPatch, error: type[Exception]
 ) -> None:
-    monkeypatch.setattr(errors, "BUSY_RETRY_S", 0.01)
+    monkeypatch.setattr(retry, "BUSY_RETRY_S", 0.01)
     server: TestClient = server_with(ports=SCRIPTED_BOTS)
     store = server.app.state.node.ports.store  # type: ignore[attr-defined]
     overloaded = Overloaded(store, monkeypatch, ("append_action",), error)
@@ -95,7 +95,7 @@ def test_bots_try_again_when_the_store_is_busy_or_fails(
 def test_a_timeout_is_tried_again_when_the_store_is_busy_or_fails(
     server_with, monkeypatch: pytest.MonkeyPatch, error: type[Exception]
 ) -> None:
-    monkeypatch.setattr(errors, "BUSY_RETRY_S", 0.01)
+    monkeypatch.setattr(retry, "BUSY_RETRY_S", 0.01)
     clock = Clock()
     server = server_with(ports={"clock": clock})
     code, _, table = start_game(server, clue_limit_s=60)
@@ -115,7 +115,7 @@ def test_bots_try_again_when_their_move_is_refused_busy(
 ) -> None:
     """`busy` for another cause (the game kept changing concurrently on other nodes) is retried
     too: dropped, a move nobody else could make would stall the game."""
-    monkeypatch.setattr(errors, "BUSY_RETRY_S", 0.01)
+    monkeypatch.setattr(retry, "BUSY_RETRY_S", 0.01)
     refused: list[str] = []
     real = RoomHub.act_as_bot
 

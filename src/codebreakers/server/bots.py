@@ -13,9 +13,9 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from codebreakers.bots.base import Bot
-from codebreakers.server import errors
 from codebreakers.server.config import BotFactory
 from codebreakers.server.errors import Refused
+from codebreakers.server.retry import Backoff
 
 if TYPE_CHECKING:
     from codebreakers.server.hub import RoomHub
@@ -46,24 +46,15 @@ class BotDriver:
             self._task.cancel()
 
     async def _run(self) -> None:
-        failures = 0
+        backoff = Backoff(f"room {self._hub.code}: a bot move")
         while True:
             self._again = False
             try:
                 moved = await self._step()
-            except Refused as refused:  # only `busy` gets here: the move is tried again shortly
-                log.warning("room %s: bots try again: %s", self._hub.code, refused)
-                await asyncio.sleep(errors.BUSY_RETRY_S)
+            except Exception as error:  # `busy`, a failed store, or a failed bot
+                await backoff.pause(error)
                 continue
-            except Exception:
-                # The store failed (a database restarting) or a bot did. In a game of one person
-                # and bots nothing else would wake the bots again; the move's id and the version
-                # check keep a retry from applying it twice.
-                log.exception("room %s: a bot failed; trying again", self._hub.code)
-                await asyncio.sleep(errors.failure_retry_s(failures))
-                failures += 1
-                continue
-            failures = 0
+            backoff.succeeded()
             if not moved and not self._again:
                 return
 

@@ -48,14 +48,6 @@ ERROR_CODES: frozenset[str] = frozenset(
 
 
 BUSY_DETAIL = "the server is overloaded; send the same request again in a moment"
-BUSY_RETRY_S = 1.0  # how long bots and timers wait before trying a `busy` refusal again
-FAILURE_RETRY_MAX_S = 60.0
-
-
-def failure_retry_s(failures: int) -> float:
-    """How long bots and timers wait after their `failures`-th failure in a row (a database
-    restarting, say) before trying again: from BUSY_RETRY_S, doubling, at most a minute."""
-    return float(min(BUSY_RETRY_S * 2 ** min(failures, 16), FAILURE_RETRY_MAX_S))
 
 
 class Refused(Exception):

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from codebreakers.games.base import Rejection
-from codebreakers.server import codes, errors, rooms
+from codebreakers.server import codes, rooms
 from codebreakers.server.bots import BotDriver
 from codebreakers.server.catchup import CatchUp
 from codebreakers.server.config import Ports, ServerConfig
@@ -22,6 +22,7 @@ from codebreakers.server.hub import RoomHub
 from codebreakers.server.ipguard import IpGuard
 from codebreakers.server.messages import Bye, encode
 from codebreakers.server.metrics import Metrics, instrument
+from codebreakers.server.retry import Backoff
 from codebreakers.server.shutdown import InFlight
 from codebreakers.server.timers import RoomTimer
 from codebreakers.store.base import RoomRow
@@ -163,19 +164,13 @@ class Node:
         hub = self.hubs.get(code)
         if hub is None:
             return
-        failures = 0
+        backoff = Backoff(f"room {code}: the timeout")
         while True:
             try:
                 await hub.timeout()
                 break
-            except Refused as refused:  # only `busy` gets here: tried again shortly
-                log.warning("room %s: the timeout is tried again: %s", code, refused)
-                await asyncio.sleep(errors.BUSY_RETRY_S)
-            except Exception:  # the store failed (a database restarting); the version check
-                # keeps a retry from applying the timeout twice
-                log.exception("room %s: timeout failed; trying again", code)
-                await asyncio.sleep(errors.failure_retry_s(failures))
-                failures += 1
+            except Exception as error:  # `busy` or a failed store
+                await backoff.pause(error)
             if self.hubs.get(code) is not hub:
                 return
         await hub.publish()
