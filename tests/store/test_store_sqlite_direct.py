@@ -15,6 +15,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +44,10 @@ def url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'codebreakers.db'}"
 
 
-@pytest.fixture
-async def runner(url: str) -> AsyncIterator[SqliteStoreRunner]:
-    """A store whose writes go to the write thread."""
-    opened = dialects.store_runner(f"{url}?synchronous=full")
+@asynccontextmanager
+async def migrated(url: str) -> AsyncIterator[SqliteStoreRunner]:
+    """The store's runner on `url`, open, with the schema in place; closed afterwards."""
+    opened = dialects.store_runner(url)
     assert isinstance(opened, SqliteStoreRunner)
     await opened.open()
     try:
@@ -54,6 +55,13 @@ async def runner(url: str) -> AsyncIterator[SqliteStoreRunner]:
         yield opened
     finally:
         await opened.close()
+
+
+@pytest.fixture
+async def runner(url: str) -> AsyncIterator[SqliteStoreRunner]:
+    """A store whose writes go to the write thread."""
+    async with migrated(f"{url}?synchronous=full") as opened:
+        yield opened
 
 
 @pytest.fixture
@@ -380,14 +388,8 @@ async def test_the_direct_connections_are_configured_like_the_engine(
 @pytest.fixture
 async def on_loop(url: str) -> AsyncIterator[SqliteStoreRunner]:
     """A store whose writes commit on the event loop (the default)."""
-    opened = dialects.store_runner(url)
-    assert isinstance(opened, SqliteStoreRunner)
-    await opened.open()
-    try:
-        await opened.schema_change(migrate.upgrade)
+    async with migrated(url) as opened:
         yield opened
-    finally:
-        await opened.close()
 
 
 def thread_of(work: Callable[[Any], Any]) -> Callable[[Any], tuple[int, Any]]:
@@ -439,11 +441,7 @@ async def test_checkpoints_run_beside_the_loop_and_not_in_its_commits(
     url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sqlite_module, "CHECKPOINT_EVERY_S", 0.02)
-    store = dialects.store_runner(url)
-    assert isinstance(store, SqliteStoreRunner)
-    await store.open()
-    try:
-        await store.schema_change(migrate.upgrade)
+    async with migrated(url) as store:
         auto = await store.write(lambda db: db.raw.execute("PRAGMA wal_autocheckpoint").fetchone())
         assert auto == (0,)
         for code in ("C1", "C2", "C3"):
@@ -455,6 +453,4 @@ async def test_checkpoints_run_beside_the_loop_and_not_in_its_commits(
                 break
             await asyncio.sleep(0.02)
         assert checkpointer.passes >= 2
-    finally:
-        await store.close()
     assert store._checkpointer is None  # stopped with the store
