@@ -25,8 +25,8 @@ function decryptoHint(view) {
   const mine = view.rounds.find((r) => r.number === view.round)?.transmissions?.[you.team];
   const task = view.waiting_for.find((w) => w.seat === you.seat)?.task;
   if (task === "lock_enemy") return "intercept";
-  if (view.round === 1 && mine?.status === "writing" && you.role === "encryptor") return "code";
-  if (view.round === 1 && you.role === "encryptor") return null; // its clues out: it may not decode them
+  // An encryptor whose clues are out has nothing to do: it may not decode them.
+  if (view.round === 1 && you.role === "encryptor") return mine?.status === "writing" ? "code" : null;
   if (view.round === 1 && mine?.status === "writing") return "keywords";
   if (view.round === 1 && you.role === "decider") return "decider";
   if (view.round === 1) return "propose";
