@@ -20,6 +20,8 @@ def note(i: int) -> dict[str, Any]:
 
 async def test_open_bus_without_url_is_local_and_other_schemes_are_refused() -> None:
     assert isinstance(open_bus(None), LocalBus)
+    assert not open_bus(None).shared  # no other node hears it: servers don't publish to it
+    assert open_bus("redis://127.0.0.1:6379/0").shared
     with pytest.raises(ValueError, match="unsupported bus URL"):
         open_bus("amqp://broker")
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from codebreakers.server.connection import CLOSE_GOING_AWAY, OUTBOX_LIMIT, Connection
+from codebreakers.server.connection import CLOSE_GOING_AWAY, OUTBOX_LIMIT, Connection, Together
 from codebreakers.server.ratelimit import Bucket
-from codebreakers.server.wire import WRITE_TEXT
+from codebreakers.server.wire import WRITE_TEXT, WRITE_TEXTS
 
 pytestmark = pytest.mark.anyio
 
@@ -31,12 +31,20 @@ class FakeSocket:
         self.asgi_sends = 0
         self.closed: int | None = None
         self.gone = False
-        self.scope: dict[str, Any] = {"extensions": {WRITE_TEXT: self.write_now} if direct else {}}
+        self.joint_writes: list[list[str]] = []
+        writers = {WRITE_TEXT: self.write_now, WRITE_TEXTS: self.write_many}
+        self.scope: dict[str, Any] = {"extensions": writers if direct else {}}
 
     def write_now(self, payload: bytes) -> bool:
+        return self.write_many([payload])
+
+    def write_many(self, payloads: list[bytes]) -> bool:
         if self.gone or not self.writable.is_set() or self.closed is not None:
             return False
-        self.sent.append(payload.decode())
+        texts = [payload.decode() for payload in payloads]
+        if len(texts) > 1:
+            self.joint_writes.append(texts)
+        self.sent += texts
         return True
 
     async def send_text(self, text: str) -> None:
@@ -153,3 +161,38 @@ async def test_stop_cancels_a_waiting_send(ws: FakeSocket) -> None:
     assert ws.sent == []
     conn.push(b"c")
     assert ws.sent == []
+
+
+async def test_frames_pushed_together_leave_in_one_write_in_order(ws: FakeSocket) -> None:
+    conn = _connection(ws)
+    with Together(conn):
+        conn.push(b"view")
+        with Together(conn):  # an inner hold changes nothing: the outer one sends
+            conn.push(b"ack")
+        assert ws.sent == []
+    assert ws.sent == ["view", "ack"]
+    direct = WRITE_TEXT in ws.scope["extensions"]
+    assert ws.joint_writes == ([["view", "ack"]] if direct else [])
+    conn.push(b"next")  # no longer held
+    assert ws.sent == ["view", "ack", "next"]
+
+
+async def test_frames_held_behind_a_waiting_send_keep_their_order(ws: FakeSocket) -> None:
+    conn = _connection(ws)
+    ws.writable.clear()
+    conn.push(b"a")
+    with Together(conn):
+        conn.push(b"b")
+        conn.push(b"c")
+    ws.writable.set()
+    await _settle()
+    assert ws.sent == ["a", "b", "c"]
+    assert ws.joint_writes == []
+
+
+async def test_frames_held_when_an_error_ends_the_block_are_still_sent(ws: FakeSocket) -> None:
+    conn = _connection(ws)
+    with pytest.raises(RuntimeError), Together(conn):
+        conn.push(b"view")
+        raise RuntimeError("refused after the views went out")
+    assert ws.sent == ["view"]

@@ -4,7 +4,8 @@ and the direct writer steps aside whenever the ordinary way must be taken."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -17,9 +18,9 @@ from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
-from codebreakers.server.connection import Connection
+from codebreakers.server.connection import Connection, Together
 from codebreakers.server.ratelimit import Bucket
-from codebreakers.server.wire import WRITE_TEXT, DirectWriteProtocol, text_frame
+from codebreakers.server.wire import WRITE_TEXT, WRITE_TEXTS, DirectWriteProtocol, text_frame
 
 pytestmark = pytest.mark.anyio
 
@@ -52,18 +53,31 @@ class _Probe:
         self.offered: bool | None = None
         self.direct: list[bool] = []
         self.after_close: bool | None = None
+        self.together: list[tuple[int, bool]] = []  # (frames, written) of each joint write
 
     async def endpoint(self, ws: WebSocket) -> None:
         await ws.accept()
-        writer = ws.scope["extensions"].get(WRITE_TEXT)
+        extensions = ws.scope["extensions"]
+        writer = extensions.get(WRITE_TEXT)
         self.offered = writer is not None
+        write_many = extensions.get(WRITE_TEXTS)
+        if write_many is not None:
+            extensions[WRITE_TEXTS] = partial(self._write_many, write_many)
         conn = Connection(ws, Bucket(10, 10))
         self.direct.append(writer(b"probe") if writer else False)
         for payload in PAYLOADS:
             conn.push(payload)
+        with Together(conn):
+            for payload in PAYLOADS:
+                conn.push(payload)
         await ws.receive()  # the client's close
         self.after_close = writer(b"too late") if writer else None
         await conn.stop()
+
+    def _write_many(self, write_many: Callable[[list[bytes]], bool], texts: list[bytes]) -> bool:
+        written = write_many(texts)
+        self.together.append((len(texts), written))
+        return written
 
 
 @pytest.fixture
@@ -97,17 +111,19 @@ async def _read(url: str, compression: Any, count: int) -> list[bytes]:
 @pytest.mark.parametrize("server", [False], indirect=True)
 async def test_pushes_are_written_directly_and_read_whole(server: tuple[str, _Probe]) -> None:
     url, probe = server
-    got = await _read(url, None, 1 + len(PAYLOADS))
-    assert got == [b"probe", *PAYLOADS]
+    got = await _read(url, None, 1 + 2 * len(PAYLOADS))
+    assert got == [b"probe", *PAYLOADS, *PAYLOADS]
     await asyncio.sleep(0.05)
     assert probe.offered and probe.direct == [True]
+    assert probe.together == [(len(PAYLOADS), True)]  # the held frames: one write
     assert probe.after_close is False  # the peer closed: nothing more is written
 
 
 @pytest.mark.parametrize("server", [True], indirect=True)
 async def test_with_compression_the_writer_steps_aside(server: tuple[str, _Probe]) -> None:
     url, probe = server
-    got = await _read(url, "deflate", len(PAYLOADS))  # compressed frames: the ordinary way
-    assert got == PAYLOADS  # the refused probe was not written
+    got = await _read(url, "deflate", 2 * len(PAYLOADS))  # compressed: the ordinary way
+    assert got == PAYLOADS * 2  # the refused probe was not written
     await asyncio.sleep(0.05)
     assert probe.offered and probe.direct == [False]
+    assert probe.together == [(len(PAYLOADS), False)]  # refused, then sent one by one

@@ -40,3 +40,10 @@ class Bus(Protocol):
     def healthy(self) -> bool:
         """False while the bus is disconnected (nodes then poll the store)."""
         ...
+
+    @property
+    def shared(self) -> bool:
+        """Whether other nodes hear what this one publishes. When none can, a node need not
+        publish at all: its own notices would only come back to it, with nothing it has not
+        already pushed (`RoomHub.on_notice` is a no-op for them)."""
+        ...

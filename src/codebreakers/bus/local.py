@@ -34,6 +34,11 @@ class LocalBus:
         return self._stats
 
     @property
+    def shared(self) -> bool:
+        """No: this process is the only node, so servers skip publishing to it."""
+        return False
+
+    @property
     def healthy(self) -> bool:
         """Always: nothing stands between this process and itself."""
         return True

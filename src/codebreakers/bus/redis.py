@@ -113,6 +113,11 @@ class RedisBus:
         return self._stats
 
     @property
+    def shared(self) -> bool:
+        """Yes: every node subscribed to the channel hears it."""
+        return True
+
+    @property
     def healthy(self) -> bool:
         """True while subscribed to the channel."""
         return self._healthy

@@ -8,6 +8,9 @@ leaves no waiting future behind for the garbage collector to walk. Only when a s
 (the client reads slowly and the kernel's buffer is full) does a task take over: it finishes
 that send, then drains the frames queued meanwhile, in order. A socket that falls too far behind
 is closed (it will reconnect and get a fresh view).
+
+Frames pushed while a socket is held (`Together`) leave together when the hold ends: an action's
+view and its acknowledgement to its author go in one write, one system call and one packet.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from codebreakers.server.ratelimit import Bucket
-from codebreakers.server.wire import WRITE_TEXT
+from codebreakers.server.wire import WRITE_TEXT, WRITE_TEXTS
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +36,18 @@ Send = Coroutine[Any, Any, None]
 
 
 class Connection:
-    __slots__ = ("_done", "_outbox", "_sender", "_write_now", "frames", "player", "room", "ws")
+    __slots__ = (
+        "_done",
+        "_held",
+        "_outbox",
+        "_sender",
+        "_write_many",
+        "_write_now",
+        "frames",
+        "player",
+        "room",
+        "ws",
+    )
 
     def __init__(self, ws: WebSocket, frames: Bucket) -> None:
         self.ws = ws
@@ -42,6 +56,8 @@ class Connection:
         self.frames = frames
         extensions = ws.scope.get("extensions") or {}
         self._write_now: Callable[[bytes], bool] | None = extensions.get(WRITE_TEXT)
+        self._write_many: Callable[[list[bytes]], bool] | None = extensions.get(WRITE_TEXTS)
+        self._held: list[bytes] | None = None  # frames kept back until the hold ends
         self._outbox: deque[bytes | None] = deque()  # None: close once what precedes is out
         self._sender: asyncio.Task[None] | None = None  # set while a send waits on the client
         self._done = False  # closed by us, or the peer went away: nothing more is sent
@@ -50,6 +66,10 @@ class Connection:
         """Send one text frame (its UTF-8 bytes) now if the socket takes it, else queue it behind
         the waiting send; a socket whose queue is full is too slow and gets closed."""
         if self._done:
+            return
+        held = self._held
+        if held is not None:
+            held.append(text)
             return
         if self._sender is None:
             write_now = self._write_now
@@ -61,6 +81,24 @@ class Connection:
             self.close_soon()
             return
         self._outbox.append(text)
+
+    def hold(self) -> bool:
+        """Keep the frames pushed from now on until `release`; False if already held."""
+        if self._held is not None:
+            return False
+        self._held = []
+        return True
+
+    def release(self) -> None:
+        """Send what was held, in one write when the socket takes it at once."""
+        held, self._held = self._held, None
+        if not held or self._done:
+            return
+        write_many = self._write_many
+        if len(held) > 1 and self._sender is None and write_many is not None and write_many(held):
+            return
+        for text in held:
+            self.push(text)
 
     def close_soon(self) -> None:
         """Stop sending and close once queued frames are out (the oldest make room)."""
@@ -107,6 +145,23 @@ class Connection:
             self._sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sender
+
+
+class Together:
+    """Frames pushed to `conn` inside the block leave together at its end (see `hold`)."""
+
+    __slots__ = ("_conn", "_holds")
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+        self._holds = False
+
+    def __enter__(self) -> None:
+        self._holds = self._conn.hold()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._holds:
+            self._conn.release()
 
 
 async def _resume(send: Send, waiting_on: Any) -> None:

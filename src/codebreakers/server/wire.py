@@ -4,7 +4,8 @@ Through the ASGI interface each push costs, per socket, a coroutine through Star
 uvicorn, a copy from bytes to str and back, and websockets' frame objects, for what is on the
 wire a header of 2 to 10 bytes before the payload (a server's frames are not masked).
 `DirectWriteProtocol` is uvicorn's sans-I/O WebSocket protocol, unchanged, plus a synchronous
-writer of such frames offered to the app in the scope's extensions under `WRITE_TEXT`. It writes
+writer of such frames offered to the app in the scope's extensions under `WRITE_TEXT` (and
+`WRITE_TEXTS`, several frames in one write: one system call and one packet). It writes
 only while the socket is open, its transport below the high-water mark and no extension
 (permessage-deflate, which `serve` turns off) changes the framing, and says so: for anything
 else (a client reading slowly, a closing socket, a server without the writer such as granian)
@@ -20,6 +21,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.protocol import State
 
 WRITE_TEXT = "codebreakers.write_text"
+WRITE_TEXTS = "codebreakers.write_texts"
 
 _FIN_TEXT = 0x81  # FIN bit and the text opcode: one whole, unfragmented text message
 _TWO_BYTE_LENGTH = 126
@@ -44,12 +46,13 @@ class DirectWriteProtocol(WebSocketsSansIOProtocol):
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         if self.response.status_code == 101:  # else no scope: the request was answered already
-            self.scope["extensions"][WRITE_TEXT] = self.write_text_now  # type: ignore[assignment]
+            extensions = self.scope["extensions"]
+            extensions[WRITE_TEXT] = self.write_text_now  # type: ignore[assignment]
+            extensions[WRITE_TEXTS] = self.write_texts_now  # type: ignore[assignment]
 
-    def write_text_now(self, payload: bytes) -> bool:
-        """Write one text message now if the socket is open and keeps up; False if it must go
-        the ordinary way instead (nothing was written)."""
-        if (
+    def _writes_now(self) -> bool:
+        """Open, keeping up, and framing untouched by any extension."""
+        return not (
             not self.handshake_complete
             or self.close_sent
             or self.disconnected
@@ -57,7 +60,19 @@ class DirectWriteProtocol(WebSocketsSansIOProtocol):
             or self.conn.state is not State.OPEN
             or self.conn.extensions
             or self.transport.is_closing()
-        ):
+        )
+
+    def write_text_now(self, payload: bytes) -> bool:
+        """Write one text message now if the socket is open and keeps up; False if it must go
+        the ordinary way instead (nothing was written)."""
+        if not self._writes_now():
             return False
         self.transport.write(text_frame(payload))
+        return True
+
+    def write_texts_now(self, payloads: list[bytes]) -> bool:
+        """Write several text messages, in order, in one write; False as `write_text_now`."""
+        if not self._writes_now():
+            return False
+        self.transport.write(b"".join([text_frame(payload) for payload in payloads]))
         return True
