@@ -91,12 +91,11 @@ def engine_part(games: int, seed: int) -> JSON:
         probe = rng.randrange(len(history))
         for index, state in enumerate(history):
             rng.shuffle(eyes)  # whoever comes first fills the kept encodings of finished rounds
-            for who in eyes:
-                viewer = Viewer(who.seat, who.open_spectators and who.seat is None)
-                # The bytes a server sends: the rules' own serialisation, in a view frame.
-                text = encode(
-                    View("g", index + 1, msgspec.Raw(RULES.view_json(state, viewer)))
-                ).decode()
+            watching = [Viewer(w.seat, w.open_spectators and w.seat is None) for w in eyes]
+            # The bytes a server sends: the rules' own serialisation for all viewers at once.
+            sent = RULES.views_json(state, watching)
+            for who, viewer, view_bytes in zip(eyes, watching, sent, strict=True):
+                text = encode(View("g", index + 1, msgspec.Raw(view_bytes))).decode()
                 _check_frame(text, who, truth, leaks)
                 views += 1
                 if index == probe and not RULES.is_over(state):

@@ -7,7 +7,7 @@ A game is `setup + ordered actions`: `new_game(setup)` builds the first state an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -86,9 +86,10 @@ class GameRules(Protocol[S]):
         """Everything `viewer` may see, built by listing it (never by deleting secrets)."""
         ...
 
-    def view_json(self, state: S, viewer: Viewer) -> bytes:
-        """`view(state, viewer)` serialised as JSON (UTF-8), possibly from parts kept encoded:
-        what a server sends."""
+    def views_json(self, state: S, viewers: Sequence[Viewer]) -> list[bytes]:
+        """`view(state, viewer)` serialised as JSON (UTF-8) for each of `viewers`, in order:
+        what a server sends after a change. A game may build once what viewers share, and
+        keep parts encoded."""
         ...
 
     def slow_view_work(self, state: S) -> Callable[[], None] | None:

@@ -506,28 +506,36 @@ class RoomHub:
             for conn in group:
                 conn.push(frame)
 
-    def _view_frame(self, pid: str | None) -> bytes:
+    def _view_frames(self, pids: list[str | None]) -> list[bytes]:
+        """The game's view frames for these players (anyone not seated sees a spectator's)."""
         runner = self.runner
         assert runner is not None
-        seat = pid if pid in runner.seats() else None
-        view = runner.view_json(seat, bool(self.data["options"].get("open_spectators")))
-        return encode(View(runner.game_id, runner.version, msgspec.Raw(view)))
+        seats = runner.seats()
+        views = runner.views_json(
+            [pid if pid in seats else None for pid in pids],
+            bool(self.data["options"].get("open_spectators")),
+        )
+        game_id, version = runner.game_id, runner.version
+        return [encode(View(game_id, version, msgspec.Raw(view))) for view in views]
+
+    def _view_frame(self, pid: str | None) -> bytes:
+        return self._view_frames([pid])[0]
 
     def _push_views(self) -> None:
+        """Every socket's view, each player's built once, spectators' once for them all."""
         runner = self.runner
         if runner is None:
             return
         self._pushed = (runner.game_id, runner.version)
         seats = runner.seats()
-        shared: bytes | None = None
-        for pid, group in self.conns.items():
-            if not group:
-                continue
-            if pid in seats:
-                frame = self._view_frame(pid)
-            else:
-                shared = shared or self._view_frame(None)
-                frame = shared
+        groups = [(pid, group) for pid, group in self.conns.items() if group]
+        seated = [pid for pid, _ in groups if pid in seats]
+        watchers = len(seated) < len(groups)  # sockets of spectators, or of unseated players
+        frames = self._view_frames([*seated, None] if watchers else seated)
+        frame_of: dict[str | None, bytes] = dict(zip(seated, frames[: len(seated)], strict=True))
+        spectators = frames[-1] if watchers else b""
+        for pid, group in groups:
+            frame = frame_of.get(pid, spectators)
             for conn in group:
                 conn.push(frame)
 

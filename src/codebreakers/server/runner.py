@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,8 +123,10 @@ class GameRunner:
     def view(self, seat: str | None, open_spectator: bool) -> JSON:
         return self.rules.view(self.state, Viewer(seat, open_spectator and seat is None))
 
-    def view_json(self, seat: str | None, open_spectator: bool) -> bytes:
-        return self.rules.view_json(self.state, Viewer(seat, open_spectator and seat is None))
+    def views_json(self, seats: Sequence[str | None], open_spectator: bool) -> list[bytes]:
+        """The serialised views of `seats` (None: a spectator), in order."""
+        viewers = [Viewer(seat, open_spectator and seat is None) for seat in seats]
+        return self.rules.views_json(self.state, viewers)
 
     def seats(self) -> frozenset[str]:
         return self._seats

@@ -107,11 +107,13 @@ def test_the_solver_comparison_is_slow_work_until_done_once() -> None:
     assert match.view("ann")["history"][0]["comparison"]
 
 
+PAIRS = (("ann", False), ("bob", False), (None, False), (None, True))
+
+
 def test_the_serialised_view_is_the_view() -> None:
     match = Match()
     match.set_code(CODE)
     match.guess([6, 0, 7, 1, 1])
-    for seat, open_spectator in (("ann", False), ("bob", False), (None, False), (None, True)):
-        viewer = Viewer(seat, open_spectator)
-        sent = msgspec.json.decode(RULES.view_json(match.state, viewer))
-        assert sent == RULES.view(match.state, viewer)
+    eyes = [Viewer(seat, open_spectator) for seat, open_spectator in PAIRS]
+    for viewer, frame in zip(eyes, RULES.views_json(match.state, eyes), strict=True):
+        assert msgspec.json.decode(frame) == RULES.view(match.state, viewer)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from codebreakers.games.base import JSON, SYSTEM_SEAT, Applied, Rejection, Viewer
@@ -16,7 +17,7 @@ from codebreakers.games.decrypto.play import draft, lock, note, propose, transmi
 from codebreakers.games.decrypto.state import OVER, ROUND, TEAMS, GameState
 from codebreakers.games.decrypto.tiebreak import accept_guess, guess_keywords, review_done
 from codebreakers.games.decrypto.timers import next_deadline, timeout
-from codebreakers.games.decrypto.view import build_view, view_json
+from codebreakers.games.decrypto.view import build_view, views_json
 
 Handler = Callable[[GameState, str, int, Mapping[str, Any], float], Applied[GameState] | Rejection]
 
@@ -80,8 +81,10 @@ class DecryptoRules:
     def view(self, state: GameState, viewer: Viewer) -> JSON:
         return build_view(state, viewer, self._can_team_chat(state, viewer), self.translation_check)
 
-    def view_json(self, state: GameState, viewer: Viewer) -> bytes:
-        return view_json(state, viewer, self._can_team_chat(state, viewer), self.translation_check)
+    def views_json(self, state: GameState, viewers: Sequence[Viewer]) -> list[bytes]:
+        return views_json(
+            state, viewers, partial(self._can_team_chat, state), self.translation_check
+        )
 
     def _can_team_chat(self, state: GameState, viewer: Viewer) -> bool:
         return viewer.seat is not None and self.can_chat(state, viewer.seat, "team")

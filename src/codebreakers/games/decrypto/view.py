@@ -8,7 +8,7 @@ the game is over, see every keyword and code. The seed is never listed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -332,35 +332,43 @@ class _EncodedParts:
     rounds = staticmethod(_rounds_json)
 
 
-def _view(
+def _common(
     state: GameState,
-    viewer: Viewer,
-    can_team_chat: bool,
+    sight: _Sight,
     check: TranslationCheck | None,
     parts: type[_Parts] | type[_EncodedParts],
 ) -> JSON:
+    """All of a view but `you` and `notes`: the same for every viewer of one kind (the same
+    team, the same sight of every secret, and encrypting one of this round's transmissions or
+    not, which shows its code and draft)."""
     table = state.table
-    sight = _Sight(state, viewer)
-    own_notes = state.notes.get(viewer.seat, ()) if viewer.seat is not None else ()
     return {
         "game": "decrypto",
         "options": parts.options(state),
         "phase": state.phase,
         "round": state.current.number,
         "max_rounds": table.options.max_rounds,
-        "you": {
-            "seat": viewer.seat if sight.team is not None else None,
-            "team": TEAMS[sight.team] if sight.team is not None else None,
-            "role": role(state, viewer.seat),
-            "can_team_chat": can_team_chat,
-        },
         "teams": parts.shared(state, ("teams", sight.all, sight.team), _teams, sight),
         "rounds": parts.rounds(state, sight, check),
         "deadlines": parts.shared(state, "deadlines", _deadlines),
-        "notes": {str(i): text for i, text in enumerate(own_notes, start=1) if text},
         "waiting_for": parts.shared(state, "waiting_for", waiting_for),
         "tiebreak": _tiebreak(state, sight),
         "outcome": parts.shared(state, "outcome", _outcome),
+    }
+
+
+def _own(state: GameState, sight: _Sight, can_team_chat: bool) -> JSON:
+    """The viewer's own part of a view: who it is, and its notes."""
+    seat = sight.seat
+    own_notes = state.notes.get(seat, ()) if seat is not None else ()
+    return {
+        "you": {
+            "seat": seat if sight.team is not None else None,
+            "team": TEAMS[sight.team] if sight.team is not None else None,
+            "role": role(state, seat),
+            "can_team_chat": can_team_chat,
+        },
+        "notes": {str(i): text for i, text in enumerate(own_notes, start=1) if text},
     }
 
 
@@ -368,11 +376,28 @@ def build_view(
     state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
 ) -> JSON:
     """The JSON view for `viewer` (see docs/views.md)."""
-    return _view(state, viewer, can_team_chat, check, _Parts)
+    sight = _Sight(state, viewer)
+    return _common(state, sight, check, _Parts) | _own(state, sight, can_team_chat)
 
 
-def view_json(
-    state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
-) -> bytes:
-    """`build_view` serialised, from parts encoded once for every viewer who shares them."""
-    return _encode(_view(state, viewer, can_team_chat, check, _EncodedParts))
+def views_json(
+    state: GameState,
+    viewers: Sequence[Viewer],
+    can_team_chat: Callable[[Viewer], bool],
+    check: TranslationCheck | None = None,
+) -> list[bytes]:
+    """`build_view` serialised for each of `viewers`, in order: the common part is built once
+    per kind of viewer (from parts encoded once for every viewer who shares them), and each
+    viewer's own part is spliced into it."""
+    writers = {t.encryptor for t in state.current.transmissions if t is not None}
+    common: dict[tuple[bool, int | None, bool], bytes] = {}
+    frames: list[bytes] = []
+    for viewer in viewers:
+        sight = _Sight(state, viewer)
+        kind = (sight.all, sight.team, sight.seat in writers)
+        head = common.get(kind)
+        if head is None:  # the common object, open for the own part: b'{...,'
+            head = common[kind] = _encode(_common(state, sight, check, _EncodedParts))[:-1] + b","
+        own = _encode(_own(state, sight, can_team_chat(viewer)))
+        frames.append(head + own[1:])
+    return frames

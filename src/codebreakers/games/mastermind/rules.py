@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -55,8 +55,8 @@ class MastermindRules:
     def view(self, state: GameState, viewer: Viewer) -> JSON:
         return build_view(state, viewer)
 
-    def view_json(self, state: GameState, viewer: Viewer) -> bytes:
-        return _encode(build_view(state, viewer))
+    def views_json(self, state: GameState, viewers: Sequence[Viewer]) -> list[bytes]:
+        return [_encode(build_view(state, viewer)) for viewer in viewers]
 
     def next_deadline(self, state: GameState) -> float | None:
         """No timers: a Mastermind row takes as long as it takes."""
