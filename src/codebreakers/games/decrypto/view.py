@@ -40,13 +40,22 @@ def _code(code: tuple[int, ...] | None) -> list[int] | None:
 class _Sight:
     """The viewer's standing in one state: which team, whether every secret is open to it."""
 
-    __slots__ = ("all", "seat", "team")
+    __slots__ = ("all", "kind", "seat", "team")
 
     def __init__(self, state: GameState, viewer: Viewer) -> None:
         self.seat = viewer.seat
         self.team = state.table.team_of.get(viewer.seat) if viewer.seat is not None else None
         # "Open spectators" is a room option for spectators: a seated player never gets it.
         self.all = (viewer.open_spectator and self.team is None) or state.phase == OVER
+        # (team, all) as a small int, 0-5: memo keys made of it allocate nothing, and a memo
+        # dict whose keys and values are all untracked stays out of the collector's sight.
+        self.kind = (0 if self.team is None else self.team + 1) * 2 + self.all
+
+
+# Memo keys: strings and ints, never tuples built per view (see `_Sight.kind`).
+_TEAMS_KEYS = tuple(f"teams {kind}" for kind in range(6))
+_AS_JSON = {key: f"{key} json" for key in (*_TEAMS_KEYS, "deadlines", "waiting_for", "outcome")}
+_FINISHED_JSON_KEYS = {key: f"finished json {key}" for key in ("all", None, 0, 1)}
 
 
 def _answer(answer: Answer, answering: int, revealed: bool, sight: _Sight) -> JSON:
@@ -69,7 +78,7 @@ def _transmission(
     skips), memoised by kind of viewer unless it shows a draft (whose warnings depend on the
     clues given since)."""
     writer = sight.seat == t.encryptor
-    key = (encoded, sight.all, sight.team, writer)
+    key = sight.kind * 4 + writer * 2 + encoded
     found = t.memo.get(key)
     if found is None:
         listed = _list_transmission(state, t, sight, writer, check)
@@ -240,7 +249,7 @@ def _rounds_json(state: GameState, sight: _Sight, check: TranslationCheck | None
     played = _played(state)
     parts: list[bytes] = []
     if played:
-        key = ("json", "all" if sight.all else sight.team)
+        key = _FINISHED_JSON_KEYS["all" if sight.all else sight.team]
         encoded: bytes | None = state.rounds[played - 1].memo.get(key)
         if encoded is None:
             encoded = _finished_json(state, sight, check, played, key)
@@ -286,7 +295,7 @@ def _outcome(state: GameState) -> JSON | None:
     return outcome_json(state.outcome) if state.outcome is not None else None
 
 
-def _shared(state: GameState, key: object, build: Callable[..., Any], *args: Any) -> Any:
+def _shared(state: GameState, key: str, build: Callable[..., Any], *args: Any) -> Any:
     """A part of the view that is the same for every viewer of this state, built once."""
     found = state.memo.get(key, _MISSING)
     if found is _MISSING:
@@ -294,9 +303,9 @@ def _shared(state: GameState, key: object, build: Callable[..., Any], *args: Any
     return found
 
 
-def _shared_raw(state: GameState, key: object, build: Callable[..., Any], *args: Any) -> Any:
+def _shared_raw(state: GameState, key: str, build: Callable[..., Any], *args: Any) -> Any:
     """`_shared`, kept encoded: the view's bytes copy it, and the collector never walks it."""
-    memo_key = ("json", key)
+    memo_key = _AS_JSON[key]
     found = state.memo.get(memo_key)
     if found is None:
         found = state.memo[memo_key] = msgspec.Raw(_encode(build(state, *args)))
@@ -348,7 +357,7 @@ def _common(
         "phase": state.phase,
         "round": state.current.number,
         "max_rounds": table.options.max_rounds,
-        "teams": parts.shared(state, ("teams", sight.all, sight.team), _teams, sight),
+        "teams": parts.shared(state, _TEAMS_KEYS[sight.kind], _teams, sight),
         "rounds": parts.rounds(state, sight, check),
         "deadlines": parts.shared(state, "deadlines", _deadlines),
         "waiting_for": parts.shared(state, "waiting_for", waiting_for),
