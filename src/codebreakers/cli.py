@@ -120,6 +120,12 @@ def _bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--url", default=None, help="a running server (default: start one)")
     p.add_argument("--rate", type=float, default=None, help="target actions per second")
     p.add_argument("--bare", action="store_true", help="measure the bare broadcast endpoint")
+    p.add_argument(
+        "--push-bytes",
+        type=int,
+        default=None,
+        help="--bare: the size of each pushed text (default: the game's average push, 3,000)",
+    )
     p.add_argument("--server", choices=["uvicorn", "granian"], default="uvicorn")
     p.add_argument("--db", default=None)
     p.add_argument("--redis", default=None)

@@ -54,14 +54,15 @@ def test_bare_mode_reports_its_broadcasts() -> None:
     assert report["mode"] == "bare"
     assert report["server_gc"] is None  # the bare endpoint has no /metrics
     assert report["pushes_per_s"] == pytest.approx(6 * report["actions_per_s"], rel=0.25)
-    assert 1_400 <= report["push_bytes_avg"] <= 1_800
+    assert 2_900 <= report["push_bytes_avg"] <= 3_100  # the game's average push
 
 
 @pytest.mark.slow  # a server and a load generator start: 10-20 s
-def test_bare_mode_under_granian() -> None:
-    report = bench("--bare", "--server", "granian")
+def test_bare_mode_under_granian_with_the_size_asked() -> None:
+    report = bench("--bare", "--server", "granian", "--push-bytes", "1600")
     check_report(report, pushes_per_action=6)
     assert report["server"] == "granian"
+    assert 1_500 <= report["push_bytes_avg"] <= 1_700
 
 
 @pytest.mark.slow  # a server and a load generator start: 10-20 s

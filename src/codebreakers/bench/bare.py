@@ -2,7 +2,7 @@
 
 It runs on the same stack as `codebreakers serve` (Starlette under uvicorn or granian, same
 WebSocket settings) and does the least a game server must do: each text a client sends is
-answered by one JSON text of about the size of a game view, pushed to every member of the
+answered by one JSON text of the size of a game's average push, sent to every member of the
 sender's group. No rooms, no rules, no store, no per-seat views: whatever our server costs beyond
 this is the price of the game itself.
 
@@ -24,7 +24,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from codebreakers.server.process import tune_gc
 
 SIZE_ENV = "CODEBREAKERS_BARE_SIZE"
-DEFAULT_SIZE = 1600
+# The game's pushes average 3.0 KB in the 10,000-player runs (`push_bytes_avg`: views, which
+# grow as rounds finish, acks and chat lines); 1.6 KB until 30 November, the size of an early
+# view (docs/performance.md).
+DEFAULT_SIZE = 3000
 _ENVELOPE = len(msgspec.json.encode({"type": "view", "id": 0, "pad": ""}))
 _PAD = "x" * max(0, int(os.environ.get(SIZE_ENV, DEFAULT_SIZE)) - _ENVELOPE - 6)
 

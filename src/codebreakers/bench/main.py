@@ -173,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
                 db=args.db,
                 redis=args.redis,
                 workdir=Path(tmp),
+                push_bytes=args.push_bytes,
             )
             try:
                 report = _measure(args, servers.urls, servers)

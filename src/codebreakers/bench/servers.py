@@ -19,6 +19,7 @@ from pathlib import Path
 import httpx
 import psutil
 
+from codebreakers.bench import bare as bare_endpoint
 from codebreakers.server import ipguard
 
 START_TIMEOUT_S = 60.0
@@ -124,9 +125,17 @@ def _command(bare: bool, server: str, port: int) -> list[str]:
 
 
 def start_servers(
-    *, bare: bool, server: str, nodes: int, db: str | None, redis: str | None, workdir: Path
+    *,
+    bare: bool,
+    server: str,
+    nodes: int,
+    db: str | None,
+    redis: str | None,
+    workdir: Path,
+    push_bytes: int | None = None,
 ) -> ServerSet:
-    """Start `nodes` servers and wait until each answers HTTP."""
+    """Start `nodes` servers and wait until each answers HTTP (`push_bytes`: the bare
+    endpoint's text size, when not its default)."""
     if db is None and not bare:
         db = f"sqlite:///{workdir / 'bench.db'}"
     ports = [free_port() for _ in range(nodes)]
@@ -136,6 +145,8 @@ def start_servers(
         env["CODEBREAKERS_DB"] = db
     if redis:
         env["CODEBREAKERS_REDIS"] = redis
+    if push_bytes is not None:
+        env[bare_endpoint.SIZE_ENV] = str(push_bytes)
     for n, port in enumerate(ports):
         log = workdir / f"server-{n}.log"
         servers.logs.append(log)
