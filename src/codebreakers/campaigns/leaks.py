@@ -37,7 +37,7 @@ from codebreakers.campaigns.secrets import (
 from codebreakers.campaigns.servers import Cluster, cluster
 from codebreakers.games.base import Viewer
 from codebreakers.games.decrypto import RULES
-from codebreakers.games.records import export_record
+from codebreakers.games.records import export_record, replay
 from codebreakers.server.messages import View, encode
 from codebreakers.sim.random_decrypto import play, teams_for
 from codebreakers.store import open_store
@@ -157,9 +157,17 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
             doc = json.loads(text)
             if "view" in doc and doc.get("complete") is False:
                 leaks.update(view_leaks(doc["view"], Seen(who.seat, opened), truth))
-            full = opened and who.seat not in truth.seat_team and doc.get("complete") is True
+            spectating = opened and who.seat not in truth.seat_team
+            full = doc.get("complete") is True and (spectating or _over(doc))
             leaks.update(bytes_leaks(text, Seen(who.seat, opened), truth, False, seed_allowed=full))
     return {"tables": tables, "frames_checked": frames, "http_checked": http_bodies, "leaks": leaks}
+
+
+def _over(doc: JSON) -> bool:
+    """Whether a record replays to a finished game: then it is rightly full, seed and all (the
+    spy may ask for a player's record just as the last action ends the game)."""
+    played = replay(doc)
+    return bool(played.rules.is_over(played.state))
 
 
 async def _live_truth(db: str, game_id: str | None, tabs: list[Tab]) -> Truth:
