@@ -9,8 +9,9 @@ leaves no waiting future behind for the garbage collector to walk. Only when a s
 that send, then drains the frames queued meanwhile, in order. A socket that falls too far behind
 is closed (it will reconnect and get a fresh view).
 
-Frames pushed while a socket is held (`Together`) leave together when the hold ends: an action's
-view and its acknowledgement to its author go in one write, one system call and one packet.
+Frames pushed while a socket is held (`Together`) leave together when the hold ends: whatever
+one client message causes on its own socket (an action's view and its acknowledgement, say) goes
+in one write, one system call and one packet.
 """
 
 from __future__ import annotations

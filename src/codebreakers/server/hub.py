@@ -21,7 +21,7 @@ from codebreakers.bots.base import BotMove
 from codebreakers.games.base import SYSTEM_SEAT, Rejection
 from codebreakers.server import chat, rooms
 from codebreakers.server.config import Ports, ServerConfig
-from codebreakers.server.connection import Connection, Together
+from codebreakers.server.connection import Connection
 from codebreakers.server.errors import Refused
 from codebreakers.server.messages import (
     Ack,
@@ -321,9 +321,8 @@ class RoomHub:
     async def act(self, conn: Connection, action_id: str, raw: JSON) -> None:
         async with self.lock:
             actor = self._actor(conn)
-            with Together(conn):  # the author's view and its ack in one write
-                version = await self._submit(actor, raw, action_id)
-                conn.push(encode(Ack(action_id, version)))
+            version = await self._submit(actor, raw, action_id)
+            conn.push(encode(Ack(action_id, version)))
 
     async def act_as_bot(self, seat: str, move: BotMove, action_id: str) -> None:
         """A bot's move, exactly as a player's, then its chat line when it may say one."""
@@ -398,29 +397,28 @@ class RoomHub:
     async def say(self, conn: Connection, action_id: str, channel: str, text: str) -> None:
         async with self.lock:
             actor = self._actor(conn)
-            with Together(conn):  # the author's line and its ack in one write
-                seen = self._chat_ids.setdefault(actor, OrderedDict())
-                if action_id not in seen:
-                    text = chat.clean_text(text)
-                    chat.store_channel(channel, rooms.team_of(self.data, actor))
-                    runner = self.runner
-                    if (
-                        runner
-                        and self.data["status"] == "playing"
-                        and actor in runner.seats()
-                        and not self.rules.can_chat(runner.state, actor, channel)
-                    ):
-                        raise Refused("chat_not_allowed", "you can't write there right now")
-                    bucket = self._chat_buckets.setdefault(
-                        actor, Bucket(chat.LINES_BURST, chat.LINES_RATE)
-                    )
-                    if not bucket.take(self.ports.clock()):
-                        raise Refused("rate_limited", "too many chat lines; wait a little")
-                    await self._append_chat(actor, channel, text, action_id)
-                    seen[action_id] = None
-                    while len(seen) > REMEMBERED_CHAT_IDS:
-                        seen.popitem(last=False)
-                conn.push(encode(Ack(action_id)))
+            seen = self._chat_ids.setdefault(actor, OrderedDict())
+            if action_id not in seen:
+                text = chat.clean_text(text)
+                chat.store_channel(channel, rooms.team_of(self.data, actor))
+                runner = self.runner
+                if (
+                    runner
+                    and self.data["status"] == "playing"
+                    and actor in runner.seats()
+                    and not self.rules.can_chat(runner.state, actor, channel)
+                ):
+                    raise Refused("chat_not_allowed", "you can't write there right now")
+                bucket = self._chat_buckets.setdefault(
+                    actor, Bucket(chat.LINES_BURST, chat.LINES_RATE)
+                )
+                if not bucket.take(self.ports.clock()):
+                    raise Refused("rate_limited", "too many chat lines; wait a little")
+                await self._append_chat(actor, channel, text, action_id)
+                seen[action_id] = None
+                while len(seen) > REMEMBERED_CHAT_IDS:
+                    seen.popitem(last=False)
+            conn.push(encode(Ack(action_id)))
 
     async def _append_chat(
         self, pid: str, channel: str, text: str, client_id: str | None = None
