@@ -504,36 +504,33 @@ class RoomHub:
             for conn in group:
                 conn.push(frame)
 
-    def _view_frames(self, pids: list[str | None]) -> list[bytes]:
-        """The game's view frames for these players (anyone not seated sees a spectator's)."""
+    def _seat(self, pid: str | None) -> str | None:
+        """The game seat `pid` looks through: its own, or None (a spectator's) if not seated."""
+        assert self.runner is not None
+        return pid if pid in self.runner.seats() else None
+
+    def _view_frames(self, seats: list[str | None]) -> list[bytes]:
+        """The game's view frames for these seats (None: a spectator), in order."""
         runner = self.runner
         assert runner is not None
-        seats = runner.seats()
-        views = runner.views_json(
-            [pid if pid in seats else None for pid in pids],
-            bool(self.data["options"].get("open_spectators")),
-        )
+        views = runner.views_json(seats, bool(self.data["options"].get("open_spectators")))
         game_id, version = runner.game_id, runner.version
         return [encode(View(game_id, version, msgspec.Raw(view))) for view in views]
 
     def _view_frame(self, pid: str | None) -> bytes:
-        return self._view_frames([pid])[0]
+        return self._view_frames([self._seat(pid)])[0]
 
     def _push_views(self) -> None:
-        """Every socket's view, each player's built once, spectators' once for them all."""
+        """Every socket's view, each seat's built once, spectators' once for them all."""
         runner = self.runner
         if runner is None:
             return
         self._pushed = (runner.game_id, runner.version)
-        seats = runner.seats()
-        groups = [(pid, group) for pid, group in self.conns.items() if group]
-        seated = [pid for pid, _ in groups if pid in seats]
-        watchers = len(seated) < len(groups)  # sockets of spectators, or of unseated players
-        frames = self._view_frames([*seated, None] if watchers else seated)
-        frame_of: dict[str | None, bytes] = dict(zip(seated, frames[: len(seated)], strict=True))
-        spectators = frames[-1] if watchers else b""
-        for pid, group in groups:
-            frame = frame_of.get(pid, spectators)
+        groups = [(self._seat(pid), group) for pid, group in self.conns.items() if group]
+        seats = list(dict.fromkeys(seat for seat, _ in groups))
+        frame_of = dict(zip(seats, self._view_frames(seats), strict=True))
+        for seat, group in groups:
+            frame = frame_of[seat]
             for conn in group:
                 conn.push(frame)
 

@@ -163,7 +163,7 @@ class Room(_Server, tag="room"):
 class View(_Server, tag="view"):
     game_id: str
     version: int
-    view: Any  # the view's JSON object, pre-encoded by the rules as msgspec.Raw (view_json)
+    view: Any  # the view's JSON object, pre-encoded by the rules as msgspec.Raw (views_json)
 
 
 class ChatLineOut(msgspec.Struct):

@@ -259,7 +259,7 @@ def _rounds_json(state: GameState, sight: _Sight, check: TranslationCheck | None
 
 
 def _finished_json(
-    state: GameState, sight: _Sight, check: TranslationCheck | None, played: int, key: object
+    state: GameState, sight: _Sight, check: TranslationCheck | None, played: int, key: str
 ) -> bytes:
     """The finished rounds encoded and comma-joined: those a round before already kept, then
     the rounds finished since; kept in the latest finished round."""
@@ -332,7 +332,7 @@ class _Parts:
 
 
 class _EncodedParts:
-    """The same parts already encoded (`view_json`): each is encoded once, however many views
+    """The same parts already encoded (`views_json`): each is encoded once, however many views
     it goes into, and memoised as bytes, so a state's memos add no objects for the collector to
     walk on every young pass (docs/performance.md)."""
 
@@ -399,11 +399,11 @@ def views_json(
     per kind of viewer (from parts encoded once for every viewer who shares them), and each
     viewer's own part is spliced into it."""
     writers = {t.encryptor for t in state.current.transmissions if t is not None}
-    common: dict[tuple[bool, int | None, bool], bytes] = {}
+    common: dict[int, bytes] = {}
     frames: list[bytes] = []
     for viewer in viewers:
         sight = _Sight(state, viewer)
-        kind = (sight.all, sight.team, sight.seat in writers)
+        kind = sight.kind * 2 + (sight.seat in writers)
         head = common.get(kind)
         if head is None:  # the common object, open for the own part: b'{...,'
             head = common[kind] = _encode(_common(state, sight, check, _EncodedParts))[:-1] + b","
