@@ -222,19 +222,31 @@ class SqliteStoreRunner(SqliteRunner):
 class _Write:
     work: Callable[..., Any]
     args: tuple[Any, ...]
-    loop: asyncio.AbstractEventLoop
-    future: asyncio.Future[Any]
+    future: asyncio.Future[Any]  # on the caller's loop
 
 
 _Outcome = tuple[bool, Any] | None  # (True, result) or (False, exception); None: not run
 
 
-class _GroupCommitter:
-    """The write thread: takes every write queued, runs them in one transaction, then answers."""
+class _Committer:
+    """What both committers share: their own connection, opened by the first batch (in the
+    thread that runs the batches)."""
 
     def __init__(self, connect: Callable[[], DirectDb]) -> None:
         self._connect = connect
-        self._db: DirectDb | None = None  # connected by the first batch, in this thread
+        self._db: DirectDb | None = None
+
+    def _connection(self) -> DirectDb:
+        if self._db is None:
+            self._db = self._connect()
+        return self._db
+
+
+class _GroupCommitter(_Committer):
+    """The write thread: takes every write queued, runs them in one transaction, then answers."""
+
+    def __init__(self, connect: Callable[[], DirectDb]) -> None:
+        super().__init__(connect)
         self._queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
         # A daemon, so a store left open can't hold the interpreter at exit (queued writes were
         # not acknowledged, so nothing promised is lost).
@@ -242,9 +254,8 @@ class _GroupCommitter:
         self._thread.start()
 
     def submit(self, work: Callable[..., T], args: tuple[Any, ...]) -> asyncio.Future[T]:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self.take(_Write(work, args, loop, future))
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self.take(_Write(work, args, future))
         return future
 
     def take(self, write: _Write) -> None:
@@ -272,18 +283,12 @@ class _GroupCommitter:
                     stopping = True
                     break
                 batch.append(more)
-            _answer(batch, self._commit(batch))
-
-    def _commit(self, batch: list[_Write]) -> list[_Outcome]:
-        try:
-            db = self._db = self._db or self._connect()
-            db.run("BEGIN IMMEDIATE")
-        except BaseException as error:
-            return [(False, error)] * len(batch)
-        return _commit_begun(db, batch)
+            outcomes = _commit(self._connection, batch, give_way=False)
+            assert outcomes is not None  # it waits for the write lock (busy_timeout)
+            _answer(batch, outcomes)
 
 
-class _LoopCommitter:
+class _LoopCommitter(_Committer):
     """Group commit on the event loop's own thread: the writes asked for while the loop runs one
     round of callbacks commit together at the end of it, in one transaction.
 
@@ -297,16 +302,15 @@ class _LoopCommitter:
     """
 
     def __init__(self, connect: Callable[[], DirectDb], waiter: _GroupCommitter) -> None:
-        self._connect = connect
+        super().__init__(partial(_never_waiting, connect))
         self._waiter = waiter
-        self._db: DirectDb | None = None
         self._pending: list[_Write] = []
         self._scheduled = False
 
     def submit(self, work: Callable[..., T], args: tuple[Any, ...]) -> asyncio.Future[T]:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._pending.append(_Write(work, args, loop, future))
+        self._pending.append(_Write(work, args, future))
         if not self._scheduled:
             self._scheduled = True
             loop.call_soon(self._flush)
@@ -325,32 +329,21 @@ class _LoopCommitter:
         batch, self._pending = self._pending, []
         for start in range(0, len(batch), MAX_BATCH):
             part = batch[start : start + MAX_BATCH]
-            outcomes = self._commit(part)
-            if outcomes is None:
+            outcomes = _commit(self._connection, part, give_way=True)
+            if outcomes is None:  # another process holds the write lock: the thread waits
                 for write in part:
                     self._waiter.take(write)
             else:
-                _settle([(w.future, *o) for w, o in zip(part, outcomes, strict=True) if o])
+                _settle(_answers(part, outcomes))
 
-    def _commit(self, batch: list[_Write]) -> list[_Outcome] | None:
-        """The outcomes, as `_commit_begun` gives them; None if another process holds the write
-        lock (nothing was run)."""
-        try:
-            db = self._db = self._db or self._open()
-            db.run("BEGIN IMMEDIATE")
-        except DBAPIError as error:
-            if getattr(error.orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY:
-                return None
-            return [(False, error)] * len(batch)
-        except BaseException as error:
-            return [(False, error)] * len(batch)
-        return _commit_begun(db, batch)
 
-    def _open(self) -> DirectDb:
-        db = self._connect()
-        db.run("PRAGMA busy_timeout=0")
-        db.run("PRAGMA wal_autocheckpoint=0")
-        return db
+def _never_waiting(connect: Callable[[], DirectDb]) -> DirectDb:
+    """A connection for the event loop: it gives up at once on another process's write lock,
+    and leaves checkpoints (which fsync) to `_Checkpointer`."""
+    db = connect()
+    db.run("PRAGMA busy_timeout=0")
+    db.run("PRAGMA wal_autocheckpoint=0")
+    return db
 
 
 class _Checkpointer:
@@ -383,9 +376,19 @@ class _Checkpointer:
                 log.warning("WAL checkpoint failed; trying again later", exc_info=True)
 
 
-def _commit_begun(db: DirectDb, batch: list[_Write]) -> list[_Outcome]:
-    """Run the batch in the transaction just begun and COMMIT: every write's outcome, known once
-    COMMIT succeeded; if anything failed the transaction, its error for all."""
+def _commit(
+    connection: Callable[[], DirectDb], batch: list[_Write], *, give_way: bool
+) -> list[_Outcome] | None:
+    """Run the batch in one transaction and COMMIT: every write's outcome, known once COMMIT
+    succeeded; if anything failed the transaction, its error for all. With `give_way`, None
+    when another connection holds the write lock (nothing was run)."""
+    try:
+        db = connection()
+        db.run("BEGIN IMMEDIATE")
+    except BaseException as error:
+        if give_way and _busy(error):
+            return None
+        return [(False, error)] * len(batch)
     try:
         try:
             outcomes = [_one(db, write, savepoint=len(batch) > 1) for write in batch]
@@ -417,18 +420,32 @@ def _one(db: DirectDb, write: _Write, *, savepoint: bool) -> _Outcome:
     return (True, result)
 
 
+def _busy(error: BaseException) -> bool:
+    """SQLite's "database is locked": another connection holds the write lock."""
+    if not isinstance(error, DBAPIError):
+        return False
+    return getattr(error.orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
+
+
+_Answer = tuple[asyncio.Future[Any], bool, Any]
+
+
+def _answers(batch: list[_Write], outcomes: list[_Outcome]) -> list[_Answer]:
+    """(future, ok, result or exception) of each write that ran."""
+    return [(w.future, *o) for w, o in zip(batch, outcomes, strict=True) if o is not None]
+
+
 def _answer(batch: list[_Write], outcomes: list[_Outcome]) -> None:
-    """Hand each outcome to its caller's loop, one wake-up per loop."""
-    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]] = {}
-    for write, outcome in zip(batch, outcomes, strict=True):
-        if outcome is not None:
-            by_loop.setdefault(write.loop, []).append((write.future, *outcome))
+    """Hand each outcome to its caller's loop (from another thread), one wake-up per loop."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[_Answer]] = {}
+    for answer in _answers(batch, outcomes):
+        by_loop.setdefault(answer[0].get_loop(), []).append(answer)
     for loop, answers in by_loop.items():
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting
             loop.call_soon_threadsafe(_settle, answers)
 
 
-def _settle(answers: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+def _settle(answers: list[_Answer]) -> None:
     for future, ok, value in answers:
         if future.done():  # cancelled meanwhile
             continue
