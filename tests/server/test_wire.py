@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
-from codebreakers.server.connection import Connection, Together
+from codebreakers.server.connection import Connection
 from codebreakers.server.ratelimit import Bucket
 from codebreakers.server.wire import WRITE_TEXT, WRITE_TEXTS, DirectWriteProtocol, text_frame
 
@@ -67,9 +67,10 @@ class _Probe:
         self.direct.append(writer(b"probe") if writer else False)
         for payload in PAYLOADS:
             conn.push(payload)
-        with Together(conn):
-            for payload in PAYLOADS:
-                conn.push(payload)
+        conn.hold()
+        for payload in PAYLOADS:
+            conn.push(payload)
+        conn.release()
         await ws.receive()  # the client's close
         self.after_close = writer(b"too late") if writer else None
         await conn.stop()

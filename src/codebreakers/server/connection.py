@@ -9,7 +9,7 @@ leaves no waiting future behind for the garbage collector to walk. Only when a s
 that send, then drains the frames queued meanwhile, in order. A socket that falls too far behind
 is closed (it will reconnect and get a fresh view).
 
-Frames pushed while a socket is held (`Together`) leave together when the hold ends: whatever
+Frames pushed while a socket is held (`hold`, `release`) leave together when the hold ends: whatever
 one client message causes on its own socket (an action's view and its acknowledgement, say) goes
 in one write, one system call and one packet.
 """
@@ -83,12 +83,9 @@ class Connection:
             return
         self._outbox.append(text)
 
-    def hold(self) -> bool:
-        """Keep the frames pushed from now on until `release`; False if already held."""
-        if self._held is not None:
-            return False
+    def hold(self) -> None:
+        """Keep the frames pushed from now on until `release`."""
         self._held = []
-        return True
 
     def release(self) -> None:
         """Send what was held, in one write when the socket takes it at once."""
@@ -146,23 +143,6 @@ class Connection:
             self._sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sender
-
-
-class Together:
-    """Frames pushed to `conn` inside the block leave together at its end (see `hold`)."""
-
-    __slots__ = ("_conn", "_holds")
-
-    def __init__(self, conn: Connection) -> None:
-        self._conn = conn
-        self._holds = False
-
-    def __enter__(self) -> None:
-        self._holds = self._conn.hold()
-
-    def __exit__(self, *exc: object) -> None:
-        if self._holds:
-            self._conn.release()
 
 
 async def _resume(send: Send, waiting_on: Any) -> None:

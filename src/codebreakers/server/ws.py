@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket
 
 from codebreakers.server import codes, rooms
 from codebreakers.server.config import BOT_LEVELS
-from codebreakers.server.connection import Connection, Together
+from codebreakers.server.connection import Connection
 from codebreakers.server.errors import Refused
 from codebreakers.server.http_routes import client_address
 from codebreakers.server.hub import RoomHub
@@ -99,8 +99,11 @@ async def _serve(node: Node, ws: WebSocket, address: str) -> None:
             frame = message.get("text")
             if frame is None:
                 frame = message.get("bytes") or b""
-            with Together(conn):  # what the frame causes on this socket: one write
+            conn.hold()  # what the frame causes on this socket leaves in one write
+            try:
                 hub = await _handle(node, conn, hub, frame, address)
+            finally:
+                conn.release()
     finally:
         if hub is not None:
             await hub.detach(conn)
