@@ -5,18 +5,23 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 PYTEST_ARGS ?=
+# setup.py compiles the engine in place (mypyc): a change to it means building again.
+BUILD_INPUTS := pyproject.toml setup.py $(wildcard src/codebreakers/games/decrypto/*.py)
 
 .PHONY: run test check fmt browser clean
 
-$(STAMP): pyproject.toml
+$(STAMP): $(BUILD_INPUTS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(TEST_STAMP): $(STAMP) pyproject.toml
+# One build for both: the test extras' install builds the package too.
+$(TEST_STAMP): $(BUILD_INPUTS)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $@
+	touch $@ $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/codebreakers serve
@@ -30,14 +35,14 @@ test: $(TEST_STAMP) browser
 	$(BIN)/python -m pytest -n 2 -m browser $(PYTEST_ARGS)
 
 check: $(TEST_STAMP)
-	$(BIN)/ruff format --check src tests scripts
-	$(BIN)/ruff check src tests scripts
+	$(BIN)/ruff format --check src tests scripts setup.py
+	$(BIN)/ruff check src tests scripts setup.py
 	$(BIN)/mypy src/codebreakers/games
 	$(BIN)/lint-imports
 
 fmt: $(TEST_STAMP)
-	$(BIN)/ruff format src tests scripts
-	$(BIN)/ruff check --fix src tests scripts
+	$(BIN)/ruff format src tests scripts setup.py
+	$(BIN)/ruff check --fix src tests scripts setup.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,22 @@ POSTGRES_URL = os.environ.get(
 )
 REDIS_URL = os.environ.get("CODEBREAKERS_TEST_REDIS", "redis://127.0.0.1:6379/0")
 CHROMIUM = os.environ.get("CODEBREAKERS_CHROMIUM", "/usr/bin/chromium")
+
+
+ENGINE = Path(__file__).resolve().parents[1] / "src" / "codebreakers" / "games" / "decrypto"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Stop before testing a compiled engine older than its source (setup.py compiles it in
+    place; an edit takes effect only once `make` builds it again)."""
+    stale = [
+        built.name
+        for built in ENGINE.glob("*.so")
+        if (source := built.with_name(built.name.split(".")[0] + ".py")).exists()
+        and source.stat().st_mtime > built.stat().st_mtime
+    ]
+    if stale:
+        pytest.exit(f"compiled engine older than its source ({', '.join(stale)}): run `make`", 2)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

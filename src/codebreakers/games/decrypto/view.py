@@ -324,28 +324,34 @@ def _deadlines(state: GameState) -> list[JSON]:
 
 
 class _Parts:
-    """The parts of a view shared by many viewers, as values (`build_view`)."""
+    """How `_common` gets the parts of a view shared by many viewers: as values (`build_view`),
+    or already encoded (`views_json`), each then encoded once however many views it goes into
+    and memoised as bytes, so a state's memos add no objects for the collector to walk on every
+    young pass (docs/performance.md). Instances, not classes of static methods, which the
+    compiled engine (docs/architecture.md) does not support."""
 
-    options = staticmethod(_options)
-    shared = staticmethod(_shared)
-    rounds = staticmethod(_rounds)
+    __slots__ = ("options", "rounds", "shared")
+
+    def __init__(
+        self,
+        options: Callable[[GameState], Any],
+        shared: Callable[..., Any],
+        rounds: Callable[[GameState, _Sight, TranslationCheck | None], Any],
+    ) -> None:
+        self.options = options
+        self.shared = shared
+        self.rounds = rounds
 
 
-class _EncodedParts:
-    """The same parts already encoded (`views_json`): each is encoded once, however many views
-    it goes into, and memoised as bytes, so a state's memos add no objects for the collector to
-    walk on every young pass (docs/performance.md)."""
-
-    options = staticmethod(_options_raw)
-    shared = staticmethod(_shared_raw)
-    rounds = staticmethod(_rounds_json)
+_AS_VALUES = _Parts(_options, _shared, _rounds)
+_ENCODED = _Parts(_options_raw, _shared_raw, _rounds_json)
 
 
 def _common(
     state: GameState,
     sight: _Sight,
     check: TranslationCheck | None,
-    parts: type[_Parts] | type[_EncodedParts],
+    parts: _Parts,
 ) -> JSON:
     """All of a view but `you` and `notes`: the same for every viewer of one kind (the same
     team, the same sight of every secret, and encrypting one of this round's transmissions or
@@ -386,7 +392,7 @@ def build_view(
 ) -> JSON:
     """The JSON view for `viewer` (see docs/views.md)."""
     sight = _Sight(state, viewer)
-    return _common(state, sight, check, _Parts) | _own(state, sight, can_team_chat)
+    return _common(state, sight, check, _AS_VALUES) | _own(state, sight, can_team_chat)
 
 
 def views_json(
@@ -406,7 +412,7 @@ def views_json(
         kind = sight.kind * 2 + (sight.seat in writers)
         head = common.get(kind)
         if head is None:  # the common object, open for the own part: b'{...,'
-            head = common[kind] = _encode(_common(state, sight, check, _EncodedParts))[:-1] + b","
+            head = common[kind] = _encode(_common(state, sight, check, _ENCODED))[:-1] + b","
         own = _encode(_own(state, sight, can_team_chat(viewer)))
         frames.append(head + own[1:])
     return frames
