@@ -45,7 +45,7 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
 
-from codebreakers.store.direct import DirectDb
+from codebreakers.store.direct import DirectDb, json_text
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -124,7 +124,9 @@ class SqliteRunner:
         return pool
 
     def _create_engine(self, *, foreign_keys: bool) -> Engine:
-        engine = create_engine(self._url, connect_args={"check_same_thread": False})
+        engine = create_engine(
+            self._url, connect_args={"check_same_thread": False}, json_serializer=json_text
+        )
         pragmas = (
             f"busy_timeout={BUSY_TIMEOUT_MS}",
             WAL,
