@@ -135,9 +135,10 @@ async def test_queued_writes_commit_together_and_a_failing_one_undoes_only_itsel
     assert isinstance(results[3], LookupError) and "nope" in str(results[3])
     assert results[4:6] == [AppendResult.APPENDED, AppendResult.DUPLICATE]
     assert results[6] == ChatLine(1, "R", "g1", "all", "white:0", "Ana", "hi", 3.0, "m1")
-    # The parked write's COMMIT, then one transaction for the seven, each in a savepoint.
-    assert statements[0] == "COMMIT"
-    assert statements[1:].count("BEGIN IMMEDIATE") == statements[1:].count("COMMIT") == 1
+    # The parked write's COMMIT; the seven without savepoints until the second raised, rolled
+    # back; then again in one transaction, each in a savepoint.
+    assert statements[:3] == ["COMMIT", "BEGIN IMMEDIATE", "ROLLBACK"]
+    assert statements[3:].count("BEGIN IMMEDIATE") == statements[3:].count("COMMIT") == 1
     assert statements.count("SAVEPOINT write") == 7
     assert statements.count("ROLLBACK TO write") == 3
 
@@ -181,7 +182,7 @@ async def test_no_write_is_answered_before_its_commit(
     assert not any(t.done() for t in batch)
     go_on.release()
     assert await asyncio.gather(*batch) == [True, True]
-    assert statements.count("COMMIT") == 2 and statements.count("SAVEPOINT write") == 2
+    assert statements == ["BEGIN IMMEDIATE", "COMMIT"] * 2  # the lone write, then the pair
 
 
 def orphan_found_at_commit(db: Any) -> None:
@@ -410,10 +411,31 @@ async def test_writes_of_one_loop_round_commit_together_on_the_loop(
     first, failed, last = await asyncio.gather(*tasks, return_exceptions=True)
     assert isinstance(failed, LookupError)
     assert first[0] == last[0] == threading.get_ident()  # the loop's own thread
-    assert statements.count("BEGIN IMMEDIATE") == 1 and statements.count("COMMIT") == 1
-    assert statements.count("SAVEPOINT write") == 3
+    # Without savepoints until the failing write, rolled back; then again, in savepoints.
+    assert statements.count("BEGIN IMMEDIATE") == 2 and statements.count("ROLLBACK") == 1
+    assert statements.count("COMMIT") == 1 and statements.count("SAVEPOINT write") == 3
     assert await on_loop.read(queries.load_room, "GONE") is None  # undone alone
     assert [await on_loop.read(queries.load_room, c) for c in "AB"] == [room("A"), room("B")]
+
+
+async def test_a_batch_whose_writes_all_succeed_runs_without_savepoints(
+    on_loop: SqliteStoreRunner, statements: list[str]
+) -> None:
+    await on_loop.write(queries.create_room, room("R"))
+    await on_loop.write(queries.create_game, "g1", "R", "decrypto", {}, 1.0)
+    statements.clear()
+    tasks = await queue_up(
+        on_loop.write(queries.append_action, "g1", act(1, "a")),
+        on_loop.write(queries.append_action, "g1", act(2, "b")),
+        on_loop.write(queries.append_action, "g1", act(3, "a")),  # retried: DUPLICATE
+        on_loop.write(queries.append_chat, "R", "g1", "all", "white:0", "Ana", "hi", 3.0, "m1"),
+    )
+    results = await asyncio.gather(*tasks)
+    assert results[:3] == [AppendResult.APPENDED, AppendResult.APPENDED, AppendResult.DUPLICATE]
+    assert results[3] == ChatLine(1, "R", "g1", "all", "white:0", "Ana", "hi", 3.0, "m1")
+    assert statements == ["BEGIN IMMEDIATE", "COMMIT"]
+    game = await on_loop.read(queries.load_game, "g1")
+    assert game is not None and game.actions == [act(1, "a"), act(2, "b")]
 
 
 async def test_a_write_waits_in_the_write_thread_while_another_process_holds_the_lock(

@@ -383,7 +383,31 @@ def _commit(
 ) -> list[_Outcome] | None:
     """Run the batch in one transaction and COMMIT: every write's outcome, known once COMMIT
     succeeded; if anything failed the transaction, its error for all. With `give_way`, None
-    when another connection holds the write lock (nothing was run)."""
+    when another connection holds the write lock (nothing was run).
+
+    Several writes run one after the other first; only when one of them raises is that
+    transaction rolled back and the batch run again with each write in a savepoint of its own,
+    so the failing one undoes only itself. Writes rarely raise (a lost race, a taken room
+    code), and a savepoint costs two statements per write."""
+    if len(batch) == 1:
+        return _transaction(connection, batch, give_way, _alone)
+    try:
+        return _transaction(connection, batch, give_way, _unguarded)
+    except _WriteRaised:
+        return _transaction(connection, batch, give_way, _in_savepoint)
+
+
+class _WriteRaised(Exception):
+    """A write of a batch run without savepoints raised: the batch must run again with them."""
+
+
+def _transaction(
+    connection: Callable[[], DirectDb],
+    batch: list[_Write],
+    give_way: bool,
+    run: Callable[[DirectDb, _Write], _Outcome],
+) -> list[_Outcome] | None:
+    """`run` each write in one transaction (see `_commit`); `_WriteRaised` passes through."""
     try:
         db = connection()
         db.run("BEGIN IMMEDIATE")
@@ -393,22 +417,38 @@ def _commit(
         return [(False, error)] * len(batch)
     try:
         try:
-            outcomes = [_one(db, write, savepoint=len(batch) > 1) for write in batch]
+            outcomes = [run(db, write) for write in batch]
             db.run("COMMIT")
         except BaseException:
             if db.raw.in_transaction:
                 db.run("ROLLBACK")
             raise
+    except _WriteRaised:
+        raise
     except BaseException as error:
         return [(False, error)] * len(batch)
     return outcomes
 
 
-def _one(db: DirectDb, write: _Write, *, savepoint: bool) -> _Outcome:
+def _alone(db: DirectDb, write: _Write) -> _Outcome:
+    """A write alone in its transaction: its error fails the transaction."""
     if write.future.cancelled():  # its caller gave up before it started
         return None
-    if not savepoint:  # alone in its transaction: its error fails the transaction
-        return (True, write.work(db, *write.args))
+    return (True, write.work(db, *write.args))
+
+
+def _unguarded(db: DirectDb, write: _Write) -> _Outcome:
+    """A write among others, without a savepoint: if it raises, the batch runs again."""
+    try:
+        return _alone(db, write)
+    except Exception as error:
+        raise _WriteRaised from error
+
+
+def _in_savepoint(db: DirectDb, write: _Write) -> _Outcome:
+    """A write among others in a savepoint of its own: its error undoes only itself."""
+    if write.future.cancelled():
+        return None
     db.run("SAVEPOINT write")
     try:
         result = write.work(db, *write.args)
