@@ -148,7 +148,23 @@ _APPEND_CHECK = select(
     )
     .label("duplicate"),
 ).where(games.c.id == _param("game_id"))
-_INSERT_ACTION = insert(actions)
+# The append's common case in one statement: the row goes in only when the game exists, its
+# last version is the one before and the client action is new (else `_APPEND_CHECK` says why).
+_APPEND_IF_NEXT = insert(actions).from_select(
+    [c.name for c in actions.c],
+    select(*(bindparam(c.name, type_=c.type) for c in actions.c)).where(
+        exists().where(games.c.id == _param("game_id")),
+        select(func.coalesce(func.max(actions.c.version), 0))
+        .where(actions.c.game_id == _param("game_id"))
+        .scalar_subquery()
+        == _param("last"),
+        ~exists().where(
+            actions.c.game_id == _param("game_id"),
+            actions.c.seat == _param("seat"),
+            actions.c.client_action_id == _param("client_action_id"),
+        ),
+    ),
+)
 _ACTIONS_SINCE = (
     select(*_ACTION_COLUMNS)
     .where(actions.c.game_id == _param("game_id"), actions.c.version > _param("version"))
@@ -201,15 +217,17 @@ def append_action(conn: Db, game_id: str, row: ActionRow) -> AppendResult:
     insert raises IntegrityError and the caller asks `explain_append_conflict`.
     """
     params = {"p_game_id": game_id, "p_seat": row.seat, "p_client_action_id": row.client_action_id}
+    appended = conn.execute(
+        _APPEND_IF_NEXT, {**params, "p_last": row.version - 1, "game_id": game_id, **_values(row)}
+    )
+    if appended.rowcount == 1:
+        return AppendResult.APPENDED
     found = conn.execute(_APPEND_CHECK, params).first()
     if found is None:
         raise LookupError(f"no game {game_id!r}")
     if found.duplicate:
         return AppendResult.DUPLICATE
-    if found.last != row.version - 1:
-        return AppendResult.VERSION_CONFLICT
-    conn.execute(_INSERT_ACTION, {"game_id": game_id, **_values(row)})
-    return AppendResult.APPENDED
+    return AppendResult.VERSION_CONFLICT
 
 
 def explain_append_conflict(conn: Db, game_id: str, row: ActionRow) -> AppendResult:
