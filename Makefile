@@ -45,4 +45,5 @@ fmt: $(TEST_STAMP)
 	$(BIN)/ruff check --fix src tests scripts setup.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	find src -name '*.so' -delete
