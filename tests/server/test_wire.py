@@ -54,6 +54,7 @@ class _Probe:
         self.direct: list[bool] = []
         self.after_close: bool | None = None
         self.together: list[tuple[int, bool]] = []  # (frames, written) of each joint write
+        self.flow: tuple[bool, bool] | None = None  # written while paused, then once resumed
 
     async def endpoint(self, ws: WebSocket) -> None:
         await ws.accept()
@@ -71,6 +72,11 @@ class _Probe:
         for payload in PAYLOADS:
             conn.push(payload)
         conn.release()
+        if writer:  # the transport's flow control: above its high-water mark, then below
+            writer.__self__.pause_writing()  # type: ignore[attr-defined]
+            paused = writer(b"paused")
+            writer.__self__.resume_writing()  # type: ignore[attr-defined]
+            self.flow = (paused, writer(b"resumed"))
         await ws.receive()  # the client's close
         self.after_close = writer(b"too late") if writer else None
         await conn.stop()
@@ -112,10 +118,11 @@ async def _read(url: str, compression: Any, count: int) -> list[bytes]:
 @pytest.mark.parametrize("server", [False], indirect=True)
 async def test_pushes_are_written_directly_and_read_whole(server: tuple[str, _Probe]) -> None:
     url, probe = server
-    got = await _read(url, None, 1 + 2 * len(PAYLOADS))
-    assert got == [b"probe", *PAYLOADS, *PAYLOADS]
+    got = await _read(url, None, 2 + 2 * len(PAYLOADS))
+    assert got == [b"probe", *PAYLOADS, *PAYLOADS, b"resumed"]
     await asyncio.sleep(0.05)
     assert probe.offered and probe.direct == [True]
+    assert probe.flow == (False, True)  # nothing written while the transport was paused
     assert probe.together == [(len(PAYLOADS), True)]  # the held frames: one write
     assert probe.after_close is False  # the peer closed: nothing more is written
 
@@ -126,5 +133,5 @@ async def test_with_compression_the_writer_steps_aside(server: tuple[str, _Probe
     got = await _read(url, "deflate", 2 * len(PAYLOADS))  # compressed: the ordinary way
     assert got == PAYLOADS * 2  # the refused probe was not written
     await asyncio.sleep(0.05)
-    assert probe.offered and probe.direct == [False]
+    assert probe.offered and probe.direct == [False] and probe.flow == (False, False)
     assert probe.together == [(len(PAYLOADS), False)]  # refused, then sent one by one

@@ -65,6 +65,7 @@ class RoomHub:
         self._frame_buckets: dict[str, Bucket] = {}  # per player, all its sockets together
         self._pushed: tuple[str, int] | None = None  # the game version sockets last got
         self._room_pushed = row.version  # the room version sockets last got
+        self._bot_seats: tuple[JSON, GameRunner, tuple[str, ...]] | None = None  # bot_seats
         # Called after every change of the current game (timers, bots); set by the node.
         self.on_game_change: Callable[[RoomHub], None] = lambda hub: None
 
@@ -181,14 +182,20 @@ class RoomHub:
         runner = self.runner
         return bool(self.bot_seats()) or (runner is not None and runner.deadline() is not None)
 
-    def bot_seats(self) -> list[str]:
-        """The running game's bot seats, in table order (none once it is over)."""
-        runner = self.runner
-        if runner is None or runner.over or self.data["status"] != "playing":
-            return []
-        players = self.data["players"]
-        seats = [s for team in runner.setup["teams"].values() for s in team]
-        return [s for s in seats if players.get(s, {}).get("kind") == "bot"]
+    def bot_seats(self) -> tuple[str, ...]:
+        """The running game's bot seats, in table order (none once it is over); asked after
+        every action, so listed again only when the room's data or its game changed (each
+        change replaces `data`)."""
+        runner, data = self.runner, self.data
+        if runner is None or runner.over or data["status"] != "playing":
+            return ()
+        listed = self._bot_seats
+        if listed is None or listed[0] is not data or listed[1] is not runner:
+            players = data["players"]
+            seats = [s for team in runner.setup["teams"].values() for s in team]
+            bots = tuple(s for s in seats if players.get(s, {}).get("kind") == "bot")
+            listed = self._bot_seats = (data, runner, bots)
+        return listed[2]
 
     def all_connections(self) -> list[Connection]:
         return [c for group in self.conns.values() for c in group]

@@ -26,6 +26,10 @@ JSON = dict[str, Any]
 RETRIES = 8  # races are lost only to other nodes writing the same room at the same moment
 
 
+_SPECTATOR = Viewer(None)
+_OPEN_SPECTATOR = Viewer(None, open_spectator=True)
+
+
 async def backoff(attempt: int) -> None:
     """A short random pause before retrying a lost race, so racing nodes fall out of step."""
     await asyncio.sleep(random.uniform(0.0, 0.004 * attempt))
@@ -42,9 +46,12 @@ class GameRunner:
     applied_ids: dict[tuple[str, str], int] = field(default_factory=dict)
     # The seated players, from the setup (which never changes): asked several times per action.
     _seats: frozenset[str] = field(init=False, repr=False)
+    # Each seat's Viewer, made once: a frozen dataclass is slow to make, six per action.
+    _viewers: dict[str, Viewer] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._seats = frozenset(seat for team in self.setup["teams"].values() for seat in team)
+        self._viewers = {seat: Viewer(seat) for seat in self._seats}
 
     @classmethod
     def start(cls, rules: GameRules[Any], game_id: str, setup: JSON) -> GameRunner:
@@ -125,8 +132,12 @@ class GameRunner:
 
     def views_json(self, seats: Sequence[str | None], open_spectator: bool) -> list[bytes]:
         """The serialised views of `seats` (None: a spectator), in order."""
-        viewers = [Viewer(seat, open_spectator and seat is None) for seat in seats]
-        return self.rules.views_json(self.state, viewers)
+        spectator = _OPEN_SPECTATOR if open_spectator else _SPECTATOR
+        viewers = self._viewers
+        return self.rules.views_json(
+            self.state,
+            [spectator if seat is None else viewers.get(seat) or Viewer(seat) for seat in seats],
+        )
 
     def seats(self) -> frozenset[str]:
         return self._seats

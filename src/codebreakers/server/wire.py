@@ -15,6 +15,7 @@ docs/performance.md has the measurements.
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -23,21 +24,25 @@ from websockets.protocol import State
 WRITE_TEXT = "codebreakers.write_text"
 WRITE_TEXTS = "codebreakers.write_texts"
 
+_OPEN = State.OPEN
 _FIN_TEXT = 0x81  # FIN bit and the text opcode: one whole, unfragmented text message
 _TWO_BYTE_LENGTH = 126
 _EIGHT_BYTE_LENGTH = 127
+
+
+_SHORT_HEADER = struct.Struct("!BB").pack
+_TWO_BYTE_HEADER = struct.Struct("!BBH").pack
+_EIGHT_BYTE_HEADER = struct.Struct("!BBQ").pack
 
 
 def text_frame(payload: bytes) -> bytes:
     """One unmasked, unfragmented text frame carrying `payload` (RFC 6455, section 5.2)."""
     size = len(payload)
     if size < _TWO_BYTE_LENGTH:
-        header = bytes((_FIN_TEXT, size))
-    elif size <= 0xFFFF:
-        header = bytes((_FIN_TEXT, _TWO_BYTE_LENGTH)) + size.to_bytes(2, "big")
-    else:
-        header = bytes((_FIN_TEXT, _EIGHT_BYTE_LENGTH)) + size.to_bytes(8, "big")
-    return header + payload
+        return _SHORT_HEADER(_FIN_TEXT, size) + payload
+    if size <= 0xFFFF:
+        return _TWO_BYTE_HEADER(_FIN_TEXT, _TWO_BYTE_LENGTH, size) + payload
+    return _EIGHT_BYTE_HEADER(_FIN_TEXT, _EIGHT_BYTE_LENGTH, size) + payload
 
 
 class DirectWriteProtocol(WebSocketsSansIOProtocol):
@@ -50,15 +55,30 @@ class DirectWriteProtocol(WebSocketsSansIOProtocol):
             extensions[WRITE_TEXT] = self.write_text_now  # type: ignore[assignment]
             extensions[WRITE_TEXTS] = self.write_texts_now  # type: ignore[assignment]
 
+    # Set once the handshake is complete with no extension changing the framing (both final).
+    _plain_framing = False
+    _writes_paused = False  # the transport's flow control, as `writable` follows it
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._writes_paused = True
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._writes_paused = False
+
     def _writes_now(self) -> bool:
-        """Open, keeping up, and framing untouched by any extension."""
+        """Open, keeping up, and framing untouched by any extension (checked on every push,
+        so the settled part once)."""
+        if not self._plain_framing:
+            if not self.handshake_complete or self.conn.extensions:
+                return False
+            self._plain_framing = True
         return not (
-            not self.handshake_complete
-            or self.close_sent
+            self.close_sent
             or self.disconnected
-            or not self.writable.is_set()
-            or self.conn.state is not State.OPEN
-            or self.conn.extensions
+            or self._writes_paused
+            or self.conn.state is not _OPEN
             or self.transport.is_closing()
         )
 
