@@ -19,6 +19,7 @@ from setuptools import setup
 
 ROOT = Path(__file__).parent
 PURE_ENV = "CODEBREAKERS_PURE_PYTHON"
+GROUP = "codebreakers_engine"  # the compiled modules' shared library
 
 
 def compiled_sources() -> list[str]:
@@ -36,13 +37,24 @@ def compiled_sources() -> list[str]:
     return sources
 
 
+def remove_compiled() -> None:
+    """Delete the extensions an earlier build left beside the sources: Python would import them
+    instead of the sources."""
+    for source in compiled_sources():
+        for built in Path(source).parent.glob(Path(source).stem + ".*.so"):
+            built.unlink()
+    for shared in Path("src").glob(f"{GROUP}__mypyc.*.so"):
+        shared.unlink()
+
+
 def extensions() -> list[object]:
     if os.environ.get(PURE_ENV):
+        remove_compiled()
         return []
     try:
         from mypyc.build import mypycify
 
-        built = mypycify(compiled_sources(), opt_level="3", group_name="codebreakers_engine")
+        built = mypycify(compiled_sources(), opt_level="3", group_name=GROUP)
     except Exception as error:  # no mypyc or the sources don't type-check: plain Python
         print(f"codebreakers: the engine stays interpreted ({error})", file=sys.stderr)
         return []
