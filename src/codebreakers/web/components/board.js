@@ -31,8 +31,11 @@ export function AnswerBoard({ room, team, target, answer, tr, me, canPropose, ca
   const [code, setCode] = useState(mine || [null, null, null]);
   const [busy, setBusy] = useState(false);
   const key = `${team}-${target}`;
+  // The server's copy of this seat's proposal (from another tab, or after a reconnect) fills an
+  // empty picker only: arrowing through a group proposes each complete code on the way, and
+  // the echo of one must not undo the digits picked since (a repeat, say, on the way to 4).
   useEffect(() => {
-    if (mine && !isComplete(code)) setCode(mine);
+    if (mine && code.every((d) => !d)) setCode(mine);
   }, [mine?.join()]);
 
   function pick(next) {
