@@ -133,23 +133,15 @@ def list_rooms(conn: Db, public: bool, waiting: bool, limit: int) -> list[RoomRo
 
 _CREATE_GAME = insert(games)
 _LOAD_GAME = select(games).where(games.c.id == _param("game_id"))
-# One row (last version, whether this client action is stored), none for an unknown game. A
-# NULL client action id equals nothing, so an action without one is never a duplicate.
-_APPEND_CHECK = select(
-    select(func.coalesce(func.max(actions.c.version), 0))
-    .where(actions.c.game_id == _param("game_id"))
-    .scalar_subquery()
-    .label("last"),
-    exists()
-    .where(
-        actions.c.game_id == _param("game_id"),
-        actions.c.seat == _param("seat"),
-        actions.c.client_action_id == _param("client_action_id"),
-    )
-    .label("duplicate"),
-).where(games.c.id == _param("game_id"))
-# The append's common case in one statement: the row goes in only when the game exists, its
-# last version is the one before and the client action is new (else `_APPEND_CHECK` says why).
+# This seat's action with this client id, in this game. A NULL client action id equals nothing,
+# so an action without one is never a duplicate.
+_SAME_CLIENT_ACTION = (
+    actions.c.game_id == _param("game_id"),
+    actions.c.seat == _param("seat"),
+    actions.c.client_action_id == _param("client_action_id"),
+)
+# The append in one statement: the row goes in only when the game exists, its last version is
+# the one before and the client action is new.
 _APPEND_IF_NEXT = insert(actions).from_select(
     [c.name for c in actions.c],
     select(*(bindparam(c.name, type_=c.type) for c in actions.c)).where(
@@ -158,23 +150,19 @@ _APPEND_IF_NEXT = insert(actions).from_select(
         .where(actions.c.game_id == _param("game_id"))
         .scalar_subquery()
         == _param("last"),
-        ~exists().where(
-            actions.c.game_id == _param("game_id"),
-            actions.c.seat == _param("seat"),
-            actions.c.client_action_id == _param("client_action_id"),
-        ),
+        ~exists().where(*_SAME_CLIENT_ACTION),
     ),
+)
+# Why an append inserted nothing: no row for an unknown game, else whether it was a retry.
+_WHY_NOT_APPENDED = select(exists().where(*_SAME_CLIENT_ACTION).label("duplicate")).where(
+    games.c.id == _param("game_id")
 )
 _ACTIONS_SINCE = (
     select(*_ACTION_COLUMNS)
     .where(actions.c.game_id == _param("game_id"), actions.c.version > _param("version"))
     .order_by(actions.c.version)
 )
-_FIND_ACTION = select(*_ACTION_COLUMNS).where(
-    actions.c.game_id == _param("game_id"),
-    actions.c.seat == _param("seat"),
-    actions.c.client_action_id == _param("client_action_id"),
-)
+_FIND_ACTION = select(*_ACTION_COLUMNS).where(*_SAME_CLIENT_ACTION)
 _FINISH_GAME = (
     update(games)
     .where(games.c.id == _param("game_id"))
@@ -212,9 +200,10 @@ def load_game(conn: Db, game_id: str) -> GameRow | None:
 def append_action(conn: Db, game_id: str, row: ActionRow) -> AppendResult:
     """Append when the last version is `row.version - 1`; LookupError for an unknown game.
 
-    A retried client action is a DUPLICATE whatever version it now carries. The last version and
-    the client id are read in one statement (one snapshot); when a rival commits after it, the
-    insert raises IntegrityError and the caller asks `explain_append_conflict`.
+    A retried client action is a DUPLICATE whatever version it now carries. The checks and the
+    insert are one statement; on PostgreSQL a rival committing meanwhile makes the insert raise
+    IntegrityError (the primary key or the client id), and the caller asks
+    `explain_append_conflict`. When nothing was inserted, a second query says why.
     """
     params = {"p_game_id": game_id, "p_seat": row.seat, "p_client_action_id": row.client_action_id}
     appended = conn.execute(
@@ -222,7 +211,7 @@ def append_action(conn: Db, game_id: str, row: ActionRow) -> AppendResult:
     )
     if appended.rowcount == 1:
         return AppendResult.APPENDED
-    found = conn.execute(_APPEND_CHECK, params).first()
+    found = conn.execute(_WHY_NOT_APPENDED, params).first()
     if found is None:
         raise LookupError(f"no game {game_id!r}")
     if found.duplicate:
