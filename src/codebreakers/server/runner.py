@@ -128,16 +128,20 @@ class GameRunner:
         raise Refused("busy", "the game changed concurrently; send again with the same id")
 
     def view(self, seat: str | None, open_spectator: bool) -> JSON:
-        return self.rules.view(self.state, Viewer(seat, open_spectator and seat is None))
+        return self.rules.view(self.state, self._viewer(seat, open_spectator))
 
     def views_json(self, seats: Sequence[str | None], open_spectator: bool) -> list[bytes]:
         """The serialised views of `seats` (None: a spectator), in order."""
-        spectator = _OPEN_SPECTATOR if open_spectator else _SPECTATOR
-        viewers = self._viewers
         return self.rules.views_json(
-            self.state,
-            [spectator if seat is None else viewers.get(seat) or Viewer(seat) for seat in seats],
+            self.state, [self._viewer(seat, open_spectator) for seat in seats]
         )
+
+    def _viewer(self, seat: str | None, open_spectator: bool) -> Viewer:
+        """Who looks through `seat` (None: a spectator, open when the room says so); "open
+        spectators" never applies to a seat."""
+        if seat is None:
+            return _OPEN_SPECTATOR if open_spectator else _SPECTATOR
+        return self._viewers.get(seat) or Viewer(seat)
 
     def seats(self) -> frozenset[str]:
         return self._seats

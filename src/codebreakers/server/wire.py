@@ -55,30 +55,15 @@ class DirectWriteProtocol(WebSocketsSansIOProtocol):
             extensions[WRITE_TEXT] = self.write_text_now  # type: ignore[assignment]
             extensions[WRITE_TEXTS] = self.write_texts_now  # type: ignore[assignment]
 
-    # Set once the handshake is complete with no extension changing the framing (both final).
-    _plain_framing = False
-    _writes_paused = False  # the transport's flow control, as `writable` follows it
-
-    def pause_writing(self) -> None:
-        super().pause_writing()
-        self._writes_paused = True
-
-    def resume_writing(self) -> None:
-        super().resume_writing()
-        self._writes_paused = False
-
     def _writes_now(self) -> bool:
-        """Open, keeping up, and framing untouched by any extension (checked on every push,
-        so the settled part once)."""
-        if not self._plain_framing:
-            if not self.handshake_complete or self.conn.extensions:
-                return False
-            self._plain_framing = True
+        """Open, keeping up, and framing untouched by any extension."""
         return not (
-            self.close_sent
+            not self.handshake_complete
+            or self.close_sent
             or self.disconnected
-            or self._writes_paused
+            or not self.writable.is_set()
             or self.conn.state is not _OPEN
+            or self.conn.extensions
             or self.transport.is_closing()
         )
 
