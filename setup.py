@@ -17,15 +17,14 @@ from pathlib import Path
 
 from setuptools import setup
 
-ROOT = Path(__file__).parent
 PURE_ENV = "CODEBREAKERS_PURE_PYTHON"
 GROUP = "codebreakers_engine"  # the compiled modules' shared library
 
 
 def compiled_sources() -> list[str]:
     """Paths of the modules to compile: every module of the listed packages but those kept
-    interpreted."""
-    listed = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["codebreakers"]
+    interpreted (paths from the project's folder, where setuptools runs this file)."""
+    listed = tomllib.loads(Path("pyproject.toml").read_text())["tool"]["codebreakers"]
     kept = set(listed["compiled"]["interpreted"])
     sources = []
     for package in listed["compiled"]["packages"]:
