@@ -60,9 +60,10 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         p, "--per-ip-rooms-per-min", float, "12", "rooms one address may make a minute (0: any)"
     )
     p.add_argument(
-        "--forwarded-allow-ips",
-        default=os.environ.get("CODEBREAKERS_FORWARDED_ALLOW_IPS", "127.0.0.1"),
-        help="proxies trusted to say the client's address (X-Forwarded-For), comma-separated",
+        "--trusted-proxies",
+        default=os.environ.get("CODEBREAKERS_TRUSTED_PROXIES", ""),
+        help="reverse proxies (addresses, CIDRs, comma-separated) whose X-Forwarded-For or "
+        "Forwarded names the client's address; default none",
     )
 
 

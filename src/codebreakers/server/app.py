@@ -25,6 +25,7 @@ from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.server.errors import Refused
 from codebreakers.server.http_routes import WEB_DIR, error_response, routes
 from codebreakers.server.node import Node
+from codebreakers.server.proxies import ForwardedMiddleware
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
@@ -65,7 +66,10 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
             WebSocketRoute("/ws", partial(ws.endpoint, node)),
             Mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
         ],
-        middleware=[Middleware(GZipMiddleware, minimum_size=512)],
+        middleware=[
+            Middleware(ForwardedMiddleware, proxies=node.config.trusted_proxies),
+            Middleware(GZipMiddleware, minimum_size=512),
+        ],
         exception_handlers={404: _not_found, Refused: _refused},
         lifespan=lifespan,
     )

@@ -16,6 +16,7 @@ from codebreakers.bots.base import Bot
 from codebreakers.bus.base import Bus
 from codebreakers.games.base import GameRules
 from codebreakers.server.ipguard import DEFAULT, IpLimits
+from codebreakers.server.proxies import NONE, TrustedProxies
 from codebreakers.store.base import Store
 
 # make_bot(game, *, level, lang, seed, seat) -> Bot, from codebreakers.bots.registry
@@ -28,11 +29,15 @@ class ServerConfig:
     public_url: str | None = None  # the site's own URL: share links and the Origin check
     bot_delay_s: float = 1.2  # a human-like pause before each bot move (0 in tests)
     offer_bots_after_s: float = 20.0  # a quick-join lobby offers bots to its host after this
+    # A socket that pinged (a browser's keep-alive) and then sent nothing for this long is
+    # dropped, so a player whose network went away shows as away to the others.
+    silent_socket_s: float = 10.0
     frame_burst: float = 30.0  # frames a socket may send at once ...
     frames_per_s: float = 10.0  # ... and then per second
     player_frame_burst: float = 60.0  # frames all of one player's sockets may send at once ...
     player_frames_per_s: float = 20.0  # ... and then per second
     per_ip: IpLimits = DEFAULT  # per client address (server/ipguard.py); ipguard.OFF for none
+    trusted_proxies: TrustedProxies = NONE  # whose X-Forwarded-For is believed (server/proxies.py)
     # serve: freeze the start-up objects, then collect on a clock (server/process.py)
     tune_gc: bool = False
 

@@ -41,7 +41,7 @@ def error_response(refused: Refused) -> JSONResponse:
 
 
 def client_address(request: Request | WebSocket) -> str:
-    """The peer's address (the forwarded one behind a trusted proxy, see docs/deployment.md)."""
+    """The peer's address (the forwarded one behind a listed proxy: server/proxies.py)."""
     return request.client.host if request.client else "unknown"
 
 

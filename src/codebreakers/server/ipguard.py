@@ -3,8 +3,9 @@
 The per-socket frame bucket and the per-player chat bucket stop one tab; these stop one machine
 that opens many tabs (or scripts). Each limit is off when set to 0, which the load benchmark
 needs: its ten thousand players all come from 127.0.0.1. Behind a reverse proxy the address is
-the one the proxy forwards (uvicorn's `--forwarded-allow-ips`, see docs/deployment.md), or every
-player would share the proxy's.
+the one the proxy forwards (`--trusted-proxies`, server/proxies.py), or every player would
+share the proxy's; no proxy is trusted unless named, so a client's own `X-Forwarded-For` counts
+for nothing.
 
 The table holds an entry per address seen lately; entries with no open socket whose buckets
 have refilled are swept, so it stays as large as the set of recently active addresses.

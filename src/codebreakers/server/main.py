@@ -25,6 +25,7 @@ from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.server.ipguard import ip_limits
 from codebreakers.server.node import Node
 from codebreakers.server.process import BACKLOG, NOFILE, WS_MAX_BYTES
+from codebreakers.server.proxies import TrustedProxies
 from codebreakers.server.shutdown import drain
 from codebreakers.server.wire import DirectWriteProtocol
 from codebreakers.store import open_store
@@ -61,6 +62,7 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         bot_delay_s=args.bot_delay,
         offer_bots_after_s=args.offer_bots_after,
         per_ip=ip_limits(args.per_ip_sockets, args.per_ip_frames_per_s, args.per_ip_rooms_per_min),
+        trusted_proxies=TrustedProxies.parse(args.trusted_proxies),
         tune_gc=True,
     )
     app = create_app(ports, settings)
@@ -76,7 +78,7 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         log_level=args.log_level,
         log_config=None,  # uvicorn's loggers go through ours (logging_setup: JSON or text)
         lifespan="on",
-        forwarded_allow_ips=args.forwarded_allow_ips,
+        proxy_headers=False,  # ours instead (server/proxies.py): uvicorn trusts 127.0.0.1
     )
     return config, app.state.node
 
