@@ -83,3 +83,45 @@ def test_no_socket_gets_the_other_teams_keywords_or_an_unrevealed_code(
         assert token not in caplog.text
         seen = [raw for raw in players[0].raw if token in raw] if owner == players[0].you else []
         assert len(seen) <= 1  # only the `joined` frame carries a token to its owner
+
+
+def _sent_words(raw: str, words: list[str]) -> list[str]:
+    return [word for word in words if json.dumps(word) in raw]
+
+
+def _catch_up(client: Client, version: int) -> None:
+    while client.room["version"] < version:
+        client.expect("room")
+
+
+def test_only_the_host_gets_the_custom_word_list(server: TestClient) -> None:
+    """The list holds both teams' keywords: every room frame, the room route and the public
+    listing carry its size only, except the host's own room frames (which it edits)."""
+    first = [f"zebra{i:02d}" for i in range(24)]
+    second = [f"quokka{i:02d}" for i in range(30)]
+    code = new_room(server, words="custom", custom_words=first)
+    host, other = Client(server, code), Client(server, code)
+    host.join("Host")
+    other.join("Other")
+    watcher = Client(server, code)  # never joins
+    host.ok({"type": "set_public", "public": True})
+    options = {**host.room["options"], "custom_words": second}
+    host.ok({"type": "set_options", "options": options})
+    _catch_up(other, host.room["version"])
+    _catch_up(watcher, host.room["version"])
+    assert other.room["options"]["custom_words"] is None
+    assert other.room["options"]["custom_word_count"] == 30
+    assert host.room["options"]["custom_words"] == second
+    for client in (other, watcher):
+        for raw in client.raw:
+            assert not _sent_words(raw, first + second), raw
+    listed = server.get("/api/rooms").text
+    assert code in listed and not _sent_words(listed, first + second)
+    room = server.get(f"/api/rooms/{code}").json()
+    assert room["options"]["custom_word_count"] == 30
+    assert not _sent_words(json.dumps(room), first + second)
+
+    host.ok({"type": "transfer_host", "player": other.you})
+    _catch_up(other, host.room["version"])
+    assert other.room["options"]["custom_words"] == second  # the new host edits the list
+    assert host.room["options"]["custom_words"] is None

@@ -5,10 +5,17 @@ from __future__ import annotations
 import pytest
 
 from codebreakers.games.base import Rejection
-from codebreakers.games.decrypto.words import split_pasted, validate_custom
+from codebreakers.games.decrypto.words import (
+    CUSTOM_MIN_WORDS,
+    DEAL_WORDS,
+    split_pasted,
+    validate_custom,
+)
 from codebreakers.games.decrypto.words.folding import fold, normalize
 
 EIGHT = ["lune", "soleil", "étoile", "nuage", "pluie", "neige", "orage", "vent"]
+# Sixteen more, so that EIGHT + MORE is a list a host may set.
+MORE = [f"mot{i}" for i in range(16)]
 
 
 def code_of(result: object) -> str:
@@ -16,27 +23,35 @@ def code_of(result: object) -> str:
     return result.code
 
 
-def test_eight_distinct_words_are_accepted_as_given() -> None:
-    assert validate_custom(EIGHT) == tuple(EIGHT)
+def test_twenty_four_distinct_words_are_accepted_as_given() -> None:
+    assert CUSTOM_MIN_WORDS == 24
+    assert validate_custom([*EIGHT, *MORE]) == (*EIGHT, *MORE)
 
 
 def test_words_are_normalised_and_empty_entries_dropped() -> None:
     decomposed = "e\u0301toile"  # é as e + combining acute
-    words = ["  ice   cream ", "", "   ", decomposed, "a\tb", *EIGHT[3:]]
-    assert validate_custom(words) == ("ice cream", "étoile", "a b", *EIGHT[3:])
+    words = ["  ice   cream ", "", "   ", decomposed, "a\tb", *EIGHT[3:], *MORE]
+    assert validate_custom(words) == ("ice cream", "étoile", "a b", *EIGHT[3:], *MORE)
 
 
 def test_first_spelling_wins_and_folded_duplicates_do_not_count() -> None:
-    words = [*EIGHT[:7], "Lune", "LUNE", "lüne", "etoile", "ÉTOILE"]
+    words = [*EIGHT[:7], *MORE, "Lune", "LUNE", "lüne", "etoile", "ÉTOILE"]
     assert code_of(validate_custom(words)) == "custom_words_too_few"
     accepted = validate_custom([*words, "vent"])
-    assert accepted == tuple(EIGHT)
+    assert accepted == (*EIGHT[:7], *MORE, "vent")
 
 
-def test_fewer_than_eight_distinct_words_are_refused() -> None:
-    assert code_of(validate_custom(EIGHT[:7])) == "custom_words_too_few"
+def test_fewer_than_twenty_four_distinct_words_are_refused() -> None:
+    """Everyone knows a team's keywords come from the list: 8 words would give them away."""
+    assert code_of(validate_custom(EIGHT)) == "custom_words_too_few"
+    assert code_of(validate_custom([*EIGHT, *MORE[:15]])) == "custom_words_too_few"
     assert code_of(validate_custom([])) == "custom_words_too_few"
     assert code_of(validate_custom(["", " ", "\u0301"] * 5)) == "custom_words_too_few"
+
+
+def test_a_stored_setup_needs_only_the_eight_words_a_deal_takes() -> None:
+    assert validate_custom(EIGHT, DEAL_WORDS) == tuple(EIGHT)
+    assert code_of(validate_custom(EIGHT[:7], DEAL_WORDS)) == "custom_words_too_few"
 
 
 def test_more_than_2000_words_are_refused() -> None:
@@ -45,8 +60,8 @@ def test_more_than_2000_words_are_refused() -> None:
 
 
 def test_a_word_over_40_characters_is_refused() -> None:
-    assert isinstance(validate_custom([*EIGHT, "x" * 40]), tuple)
-    rejection = validate_custom([*EIGHT, "x" * 41])
+    assert isinstance(validate_custom([*EIGHT, *MORE, "x" * 40]), tuple)
+    rejection = validate_custom([*EIGHT, *MORE, "x" * 41])
     assert code_of(rejection) == "custom_word_too_long"
 
 
@@ -82,7 +97,7 @@ def test_a_pasted_text_splits_on_lines_commas_and_semicolons() -> None:
         "vent",
         "fin",
     ]
-    assert validate_custom(split_pasted(pasted)) == (*EIGHT, "fin")
+    assert validate_custom(split_pasted(pasted), DEAL_WORDS) == (*EIGHT, "fin")
 
 
 @pytest.mark.parametrize(

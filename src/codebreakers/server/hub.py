@@ -154,7 +154,7 @@ class RoomHub:
             if first:
                 self._push_room()
             else:
-                conn.push(self._room_frame(pid, self._description_raw()))
+                conn.push(self._own_room_frame(pid))
             runner = self.runner
             if runner and (hello.game_id, hello.game_version) != (runner.game_id, runner.version):
                 await self.views_ready()
@@ -485,7 +485,8 @@ class RoomHub:
         team = rooms.team_of(self.data, pid) if pid else None
         return team, bool(self.data["options"].get("open_spectators")) and team is None
 
-    def _description_raw(self) -> msgspec.Raw:
+    def _description_raw(self, host: bool = False) -> msgspec.Raw:
+        """The description everyone gets, or with `host` the host's own (its custom words)."""
         base = self.config.public_url or self.data.get("base_url", "")
         desc = rooms.describe(
             self.data,
@@ -493,11 +494,19 @@ class RoomHub:
             {p for p, group in self.conns.items() if p and group},
             f"{base.rstrip('/')}/r/{self.code}",
             self.version,
+            host,
         )
         return msgspec.Raw(msgspec.json.encode(desc))
 
     def description(self) -> JSON:
+        """The description as anyone may read it (HTTP routes: no socket, so never the host)."""
         return msgspec.json.decode(self._description_raw())  # type: ignore[no-any-return]
+
+    def _is_host(self, pid: str | None) -> bool:
+        return pid is not None and pid == self.data["host"]
+
+    def _own_room_frame(self, pid: str | None) -> bytes:
+        return self._room_frame(pid, self._description_raw(self._is_host(pid)))
 
     @staticmethod
     def _room_frame(pid: str | None, raw: msgspec.Raw) -> bytes:
@@ -507,7 +516,7 @@ class RoomHub:
         self._room_pushed = self.version
         raw = self._description_raw()
         for pid, group in self.conns.items():
-            frame = self._room_frame(pid, raw)
+            frame = self._own_room_frame(pid) if self._is_host(pid) else self._room_frame(pid, raw)
             for conn in group:
                 conn.push(frame)
 

@@ -327,8 +327,21 @@ def free_seats(data: JSON) -> int:
     return sum(1 for slots in data["seats"].values() for p in slots if p is None)
 
 
-def describe(data: JSON, code: str, connected: set[str], url: str, version: int) -> JSON:
-    """The public description: everything anyone may know about the room, listed field by field."""
+def public_options(options: JSON) -> JSON:
+    """Options as anyone but the host sees them. A host's custom word list holds both teams'
+    keywords (docs/rules-choices.md), so only its size leaves the server: the host pasted it,
+    and no one else needs more than the size to know what kind of game it makes."""
+    custom = options.get("custom_words")
+    if custom is None:
+        return options
+    return {**options, "custom_words": None, "custom_word_count": len(custom)}
+
+
+def describe(
+    data: JSON, code: str, connected: set[str], url: str, version: int, host: bool = False
+) -> JSON:
+    """The description: everything anyone may know about the room, listed field by field; with
+    `host`, the host's own copy, which alone carries the options as set (its custom words)."""
     players = []
     for pid, info in data["players"].items():
         seat = seat_of(data, pid)
@@ -346,7 +359,7 @@ def describe(data: JSON, code: str, connected: set[str], url: str, version: int)
     return {
         "code": code,
         "game": data["game"],
-        "options": data["options"],
+        "options": data["options"] if host else public_options(data["options"]),
         "public": data["public"],
         "status": data["status"],
         "host": data["host"],
@@ -365,7 +378,7 @@ def listing(data: JSON, code: str, created_at: float) -> JSON:
     return {
         "code": code,
         "game": data["game"],
-        "options": data["options"],
+        "options": public_options(data["options"]),
         "players": len(data["players"]),
         "free_seats": free_seats(data),
         "created_at": created_at,

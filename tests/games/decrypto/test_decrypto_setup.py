@@ -47,6 +47,7 @@ def test_defaults_are_filled_in() -> None:
             "invalid_custom_words",
         ),
         ({"words": "custom", "custom_words": "apple,river"}, "invalid_custom_words"),
+        ({"words": "custom", "custom_words": WORDS}, "invalid_custom_words"),  # 12: too few
     ],
 )
 def test_bad_options_are_refused(options: dict[str, object], code: str) -> None:
@@ -56,11 +57,18 @@ def test_bad_options_are_refused(options: dict[str, object], code: str) -> None:
     assert code in REJECTION_CODES
 
 
+def test_a_stored_setup_with_a_short_list_still_deals() -> None:
+    """Games dealt before a host's list needed 24 words replay: a deal takes 8."""
+    state = RULES.new_game(make_setup())
+    assert isinstance(state, GameState)
+    assert set(state.table.keywords[0] + state.table.keywords[1]) <= set(WORDS)
+
+
 def test_options_are_accepted_and_custom_words_normalised() -> None:
     checked = RULES.check_options(
         {
             "words": "custom",
-            "custom_words": ["  Apple ", *WORDS[1:8]],
+            "custom_words": ["  Apple ", *WORDS[1:], *(f"word{i}" for i in range(12))],
             "order": "classic",
             "clue_limit_s": 120,
             "decide_limit_s": 60,

@@ -26,7 +26,7 @@ from codebreakers.games.decrypto.state import (
     Table,
     Transmission,
 )
-from codebreakers.games.decrypto.words import load_pool
+from codebreakers.games.decrypto.words import DEAL_WORDS, load_pool
 
 SEAT_MAX_CHARS = 64
 
@@ -85,7 +85,8 @@ def new_game(setup: Mapping[str, Any]) -> GameState | Rejection:
     """The first state from `{"options", "teams", "seed", "now"}`, or why the setup is refused."""
     if not isinstance(setup, Mapping):
         return R.reject(R.INVALID_SETUP, "setup must be an object")
-    checked = check_options(setup.get("options", {}))
+    # A stored setup replays as dealt: a list needs only the 8 words a deal takes.
+    checked = check_options(setup.get("options", {}), DEAL_WORDS)
     if isinstance(checked, Rejection):
         return checked
     options = to_options(checked)

@@ -8,7 +8,7 @@ from typing import Any
 
 from codebreakers.games.base import JSON, Rejection
 from codebreakers.games.decrypto import rejections as R
-from codebreakers.games.decrypto.words import POOL_LANGUAGES, validate_custom
+from codebreakers.games.decrypto.words import CUSTOM_MIN_WORDS, POOL_LANGUAGES, validate_custom
 
 ORDERS = ("simultaneous", "classic")
 WORD_SOURCES = (*POOL_LANGUAGES, "custom")
@@ -69,8 +69,13 @@ def _limit(key: str, value: object) -> Rejection | None:
     return None
 
 
-def check_options(raw: Mapping[str, Any]) -> JSON | Rejection:
-    """Validated options with defaults filled in (as JSON), or the first reason they are refused."""
+def check_options(
+    raw: Mapping[str, Any], custom_minimum: int = CUSTOM_MIN_WORDS
+) -> JSON | Rejection:
+    """Validated options with defaults filled in (as JSON), or the first reason they are refused.
+
+    `custom_minimum`: how many distinct words a custom list needs (lower only for a game's
+    stored setup, see `validate_custom`)."""
     if not isinstance(raw, Mapping):
         return R.reject(R.INVALID_OPTION, "options must be an object")
     unknown = sorted(str(key) for key in raw if key not in DEFAULTS)
@@ -89,7 +94,7 @@ def check_options(raw: Mapping[str, Any]) -> JSON | Rejection:
         if refused is not None:
             return refused
     if merged["words"] == "custom":
-        words = validate_custom(merged["custom_words"])
+        words = validate_custom(merged["custom_words"], custom_minimum)
         if isinstance(words, Rejection):
             return R.reject(R.INVALID_CUSTOM_WORDS, f"{words.code}: {words.detail}")
         merged["custom_words"] = list(words)

@@ -1,12 +1,27 @@
 /**
  * The Decrypto room options form (docs/views.md), used when creating a room and by the host in
  * the lobby. The word-pool language is a game option, independent of the interface language.
- * With `readOnly` it becomes a summary for the other players.
+ * The summary is for the other players, who get only the size of a host's custom list (its
+ * words are the keywords' superset; the server sends them to the host alone).
  */
 import { html, useState } from "../html.js";
 import { t, LANGUAGES } from "../i18n.js";
+import { fold } from "../fold.js";
 
 const LIMITS = [null, 60, 120, 180, 300];
+// The engine's CUSTOM_MIN_WORDS (games/decrypto/words): fewer, and knowing the list gives the
+// enemy's keywords away (docs/rules-choices.md).
+const CUSTOM_MIN_WORDS = 24;
+
+/** The host's typed list as sent: one word per line. */
+function typedWords(text) {
+  return text.split("\n").map((w) => w.trim()).filter(Boolean);
+}
+
+/** How many of them the engine counts as different words (it folds case and accents). */
+function distinctWords(text) {
+  return new Set(typedWords(text).map(fold).filter(Boolean)).size;
+}
 
 export const DEFAULT_OPTIONS = {
   words: "en",
@@ -51,7 +66,7 @@ export function DecryptoOptions({ options, onChange, idPrefix = "opt", disabled 
       <select id=${id("words")} disabled=${disabled}
         onChange=${(e) => {
           const words = e.currentTarget.value;
-          set({ words, custom_words: words === "custom" ? customText.split("\n").map((w) => w.trim()).filter(Boolean) : null });
+          set({ words, custom_words: words === "custom" ? typedWords(customText) : null });
         }}>
         ${Object.entries(LANGUAGES).map(([code, name]) => html`<option value=${code} selected=${o.words === code}>${name}</option>`)}
         <option value="custom" selected=${o.words === "custom"}>${t("options.words_custom")}</option>
@@ -61,9 +76,14 @@ export function DecryptoOptions({ options, onChange, idPrefix = "opt", disabled 
       ? html`<label for=${id("custom")}>
           <span class="label">${t("options.custom_words")}</span>
           <textarea id=${id("custom")} rows="5" disabled=${disabled} value=${customText}
+            aria-describedby=${id("custom-hint")}
             onInput=${(e) => setCustomText(e.currentTarget.value)}
-            onBlur=${() => set({ custom_words: customText.split("\n").map((w) => w.trim()).filter(Boolean) })}
+            onBlur=${() => set({ custom_words: typedWords(customText) })}
           ></textarea>
+          <span class="muted small" id=${id("custom-hint")}>
+            ${t("options.custom_words_hint", { n: CUSTOM_MIN_WORDS })}
+            ${" "}${t("options.custom_words_typed", { n: distinctWords(customText) })}
+          </span>
         </label>`
       : null}
     <label for=${id("order")}>
@@ -90,7 +110,7 @@ export function DecryptoOptions({ options, onChange, idPrefix = "opt", disabled 
 export function DecryptoOptionsSummary({ options }) {
   const o = { ...DEFAULT_OPTIONS, ...options };
   const items = [
-    [t("options.words"), o.words === "custom" ? t("options.words_custom") : LANGUAGES[o.words]],
+    [t("options.words"), o.words === "custom" ? t("options.words_custom_count", { n: o.custom_word_count ?? 0 }) : LANGUAGES[o.words]],
     [t("options.order"), t(`options.order_${o.order}`)],
     [t("options.three_player"), o.three_player ? t("options.yes") : t("options.no")],
     [t("options.sand_timer"), o.sand_timer ? t("options.yes") : t("options.no")],

@@ -3,7 +3,8 @@
 The pools are plain text files shipped as package data (one NFC word per line) so that a
 translator can review them without reading code; docs/words.md says how they were made.
 A custom list is untrusted browser input: it is normalised and bounded here, and refused with a
-stable code when it cannot make a fair game (a game deals 8 distinct keywords).
+stable code when it cannot make a fair game: a game deals 8 distinct keywords, and a host's new
+list needs many more, since everyone knows a team's keywords come from it (docs/rules-choices.md).
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from codebreakers.games.decrypto.words.folding import fold, normalize
 POOL_LANGUAGES = ("en", "fr", "ru", "ko")
 
 # A game deals four keywords to each of two teams, never sharing one.
-CUSTOM_MIN_WORDS = 8
+DEAL_WORDS = 8
+# A host's new list: with N words a team's enemy keywords are 4 of the N - 4 it doesn't hold;
+# at 24, 4 in 20 (docs/rules-choices.md has the numbers).
+CUSTOM_MIN_WORDS = 24
 CUSTOM_MAX_WORDS = 2000
 CUSTOM_MAX_WORD_CHARS = 40
 
@@ -42,12 +46,13 @@ def split_pasted(text: str) -> list[str]:
     return _PASTE_SEPARATORS.split(text)
 
 
-def validate_custom(words: object) -> tuple[str, ...] | Rejection:
+def validate_custom(words: object, minimum: int = CUSTOM_MIN_WORDS) -> tuple[str, ...] | Rejection:
     """A host's list as the distinct words a game may deal (first spelling kept), or a refusal.
 
     Words are normalised (NFC, trimmed, inner whitespace, tabs and line breaks collapsed to one
     space) and empty entries dropped; two words are the same when they fold to the same key
-    (case, accents, spaces).
+    (case, accents, spaces). `minimum` is DEAL_WORDS only for a game's stored setup, so that
+    games dealt before the minimum rose still replay.
     """
     if not isinstance(words, list) or not all(isinstance(word, str) for word in words):
         return Rejection("custom_words_invalid", "the custom list must be a list of words")
@@ -66,9 +71,9 @@ def validate_custom(words: object) -> tuple[str, ...] | Rejection:
     distinct: dict[str, str] = {}
     for word in entries:
         distinct.setdefault(fold(word), word)
-    if len(distinct) < CUSTOM_MIN_WORDS:
+    if len(distinct) < minimum:
         return Rejection(
             "custom_words_too_few",
-            f"{len(distinct)} distinct words; a game needs at least {CUSTOM_MIN_WORDS}",
+            f"{len(distinct)} distinct words; a list needs at least {minimum}",
         )
     return tuple(distinct.values())
