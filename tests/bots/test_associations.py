@@ -1,0 +1,321 @@
+"""The association lexicons: strict parsing, and a validator of every entry of every language.
+
+The validator checks what is mechanically decidable of the lexicon's rules (docs/bots.md):
+coverage of the pool, 20-40 associations per keyword, no duplicates, no form of the keyword,
+the language's own script, dictionary words (wordfreq; pymorphy3 for Russian, also for names
+and inflected forms; Kiwi's morphology for Korean, also for proper nouns and bare verb stems),
+no capitals (names, abbreviations) and, for Korean, no word with the sound pattern of an
+English transliteration unless reviewed. Each test lists every offender at once.
+
+A language whose lexicon does not exist yet is skipped, except on CI (CI=true): there all
+four must be present.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from functools import cache
+
+import numpy as np
+import pytest
+import regex
+import wordfreq
+
+from codebreakers.bots.associations import (
+    LANGUAGES,
+    Associations,
+    Entry,
+    LexiconError,
+    build,
+    lexicon_path,
+    load_associations,
+    parse_lexicon,
+    read_entries,
+    tokens,
+    vectors_path,
+)
+from codebreakers.bots.wordforms import same_root
+from codebreakers.games.decrypto.words import load_pool
+from codebreakers.games.decrypto.words.folding import fold
+
+_SCRIPT = {
+    "en": regex.compile(r"^\p{Latin}+(?:[ '\-]\p{Latin}+)*$"),
+    "fr": regex.compile(r"^\p{Latin}+(?:[ '’\-]\p{Latin}+)*$"),
+    "ru": regex.compile(r"^\p{Cyrillic}+(?:[ \-]\p{Cyrillic}+)*$"),
+    "ko": regex.compile(r"^\p{Hangul}+(?: \p{Hangul}+)*$"),
+}
+# A word of en/fr/ru counts as a dictionary word from this Zipf frequency (wordfreq) on;
+# Russian splits a word's frequency over its many forms, and pymorphy3 also vouches there.
+_ZIPF_FLOOR = {"en": 1.5, "fr": 1.5, "ru": 1.0}
+# pymorphy3's marks of names (first names, surnames, places, organisations) and abbreviations.
+_RU_NAMES = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Abbr"})
+# Korean: the final syllables of English words written in Hangul (다크, 뮤직, 스타트, 나이트).
+_LOAN_SYLLABLES = frozenset("크트프즈브스드")
+# Reviewed by hand: everyday Korean loanwords with no native word in use, and native words
+# that merely contain such a syllable.
+_KO_REVIEWED_WORDS = (
+    "버스 택시 컴퓨터 피아노 기타 로켓 케이크 피자 텔레비전 카메라 초콜릿 토스트 아이스크림"
+    " 크기 노트 테니스 스포츠 뉴스 주스 치즈 샐러드 가스 호텔 엘리베이터 인터넷 사이트 게임"
+    " 마스크 테스트 포크 나이프 트럭 텐트 스키 스케이트 버터 소스 코트 부츠 파티 티켓 드럼"
+    " 트럼펫 바이올린 기차표 커피 우유 스튜"
+)
+_KO_REVIEWED = frozenset(_KO_REVIEWED_WORDS.split())
+
+
+def _require(lang: str) -> list[Entry]:
+    if not lexicon_path(lang).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"no association lexicon for {lang} ({lexicon_path(lang)})")
+        pytest.skip(f"the {lang} association lexicon is not written yet ({lexicon_path(lang)})")
+    return read_entries(lang)
+
+
+def _by_keyword(entries: list[Entry]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for entry in entries:
+        out.setdefault(entry.keyword, []).extend(a.text for a in entry.associations)
+    return out
+
+
+def _report(problems: list[str]) -> None:
+    assert not problems, f"{len(problems)} problem(s):\n" + "\n".join(problems[:200])
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+
+def test_parses_senses_grades_and_comments() -> None:
+    text = (
+        "# a comment\n\n"
+        "배 (pear) | 3: 과일, 달다 | 1: 나무\n"
+        "배 (boat) | 2: 바다, 선장\n"
+        "piano | 3: keys, keys and pedals\n"
+    )
+    entries = parse_lexicon(text, "x.txt")
+    assert [(e.keyword, e.sense, e.line) for e in entries] == [
+        ("배", "pear", 3),
+        ("배", "boat", 4),
+        ("piano", None, 5),
+    ]
+    assert [(a.text, a.grade) for a in entries[0].associations] == [
+        ("과일", 3),
+        ("달다", 3),
+        ("나무", 1),
+    ]
+    assoc = build("ko", entries, {})
+    assert [a.sense for a in assoc.of("배")] == ["pear", "pear", "boat", "boat", "pear"]
+    assert assoc.of("PIANO")[1].text == "keys and pedals"  # looked up by fold
+    assert assoc.of("violin") == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("piano 3: keys", "bad keyword part"),
+        ("piano", "no associations"),
+        ("piano | keys, pedals", "bad grade group"),
+        ("piano | 1: keys | 3: pedals", "out of order"),
+        ("piano | 3: keys, , pedals", "empty"),
+        ("piano | 3: keys\npiano | 2: pedals", "already has a line"),
+        ("piano (instrument) | 3: keys\npiano | 2: pedals", "already has a line"),
+        ("pia\u0301no | 3: keys", "not NFC"),
+    ],
+)
+def test_a_malformed_line_names_file_and_line(text: str, why: str) -> None:
+    with pytest.raises(LexiconError, match=why) as error:
+        parse_lexicon("# header\n" + text, "lex/en.txt")
+    assert str(error.value).startswith("lex/en.txt:")
+    assert str(error.value).split(":")[1] in {"2", "3"}
+
+
+def test_matches_a_form_or_a_word_of_a_phrase() -> None:
+    assoc = build("en", parse_lexicon("piano | 3: keys, pedal | 1: concert hall", "x"), {})
+    assert assoc.match_grade("keys", "piano") == 3
+    assert assoc.match_grade("pedals", "piano") == 3  # a form
+    assert assoc.match_grade("keys and pedals", "piano") == 3  # a word of a phrase
+    assert assoc.match_grade("Concert Hall", "piano") == 1
+    assert assoc.match_grade("lobby", "piano") == 0
+    assert assoc.match_grade("key", "violin") == 0
+
+
+def test_vectors_come_from_the_file_or_are_embedded() -> None:
+    entries = parse_lexicon("piano | 3: keys, pedal", "x")
+    stored = {
+        "texts": np.array(["keys"]),
+        "vectors": np.full((1, 512), 1, dtype=np.int8),
+        "scale": np.ones(1, dtype=np.float32),
+    }
+    vectors = build("en", entries, stored).vectors("piano")
+    assert vectors.shape == (2, 512)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert np.allclose(vectors[0], 1 / math.sqrt(512))  # the stored row, not the model's
+
+
+# --- the validator, per language --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_pool_word_has_20_to_40_distinct_associations(lang: str) -> None:
+    by_keyword = _by_keyword(_require(lang))
+    pool = load_pool(lang)
+    problems = [f"{w}: no entry" for w in pool if w not in by_keyword]
+    problems += [f"{k}: not a word of the {lang} pool" for k in by_keyword if k not in pool]
+    for keyword, texts in by_keyword.items():
+        if not 20 <= len(texts) <= 40:
+            problems.append(f"{keyword}: {len(texts)} associations (want 20-40)")
+        folded = [fold(t) for t in texts]
+        twice = sorted({t for t, f in zip(texts, folded, strict=True) if folded.count(f) > 1})
+        if twice:
+            problems.append(f"{keyword}: duplicates {twice}")
+    _report(problems)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_association_is_a_form_of_its_keyword(lang: str) -> None:
+    problems = [
+        f"line {e.line}: {e.keyword}: {a.text!r}"
+        for e in _require(lang)
+        for a in e.associations
+        if same_root(a.text, e.keyword) or any(same_root(t, e.keyword) for t in tokens(a.text))
+    ]
+    _report(problems)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_associations_are_short_lowercase_and_in_the_languages_script(lang: str) -> None:
+    problems = []
+    for e in _require(lang):
+        for a in e.associations:
+            if not _SCRIPT[lang].match(a.text):
+                problems.append(f"line {e.line}: {e.keyword}: {a.text!r} not in {lang} script")
+            elif a.text != a.text.lower():
+                problems.append(f"line {e.line}: {e.keyword}: {a.text!r} capitals (name?)")
+            elif len(a.text.split()) > 3:
+                problems.append(f"line {e.line}: {e.keyword}: {a.text!r} over 3 words")
+    _report(problems)
+
+
+@cache
+def _zipf(lang: str) -> dict[str, float]:
+    return {w: math.log10(f) + 9.0 for w, f in wordfreq.get_frequency_dict(lang).items()}
+
+
+@cache
+def _morph():  # type: ignore[no-untyped-def]
+    import pymorphy3
+
+    return pymorphy3.MorphAnalyzer(lang="ru")
+
+
+@cache
+def _kiwi():  # type: ignore[no-untyped-def]
+    from kiwipiepy import Kiwi
+
+    return Kiwi()
+
+
+def _ru_problems(text: str) -> list[str]:
+    morph = _morph()
+    problems = []
+    for token in tokens(text):
+        parses = morph.parse(token)
+        known = morph.word_is_known(token) or _zipf("ru").get(token, 0.0) >= _ZIPF_FLOOR["ru"]
+        if not known:
+            problems.append(f"{token!r} is not a dictionary word")
+        elif all(_RU_NAMES & p.tag.grammemes for p in parses):
+            problems.append(f"{token!r} is a name or an abbreviation")
+    if " " not in text and "-" not in text and not any(_ru_dictionary_form(p) for p in parses):
+        problems.append(f"{text!r} is an inflected form (of {parses[0].normal_form!r})")
+    return problems
+
+
+def _ru_dictionary_form(parse) -> bool:  # type: ignore[no-untyped-def]
+    """A form people write as a clue: the lemma, an infinitive, or a nominative (a plural
+    "тучи" for гром, an adjective agreeing with its keyword "сочная" for груша); not an
+    oblique case ("гитаре") nor a finite verb or gerund ("гремит")."""
+    if fold(parse.word) == fold(parse.normal_form):
+        return True
+    tag = parse.tag
+    if tag.POS in {"VERB", "GRND", "PRTS", "ADJS"}:
+        return False
+    return tag.case == "nomn"
+
+
+def _ko_noun_known(form: str) -> bool:
+    """A Korean noun in wordfreq's table, or a compound of two nouns that are."""
+    table = _zipf("ko")
+    if form in table:
+        return True
+    return len(form) >= 3 and any(
+        form[:i] in table and form[i:] in table for i in range(1, len(form))
+    )
+
+
+def _ko_problems(text: str) -> list[str]:
+    problems = []
+    for token in tokens(text):
+        morphemes = [(t.form, t.tag) for t in _kiwi().tokenize(token)]
+        tags = [tag for _, tag in morphemes]
+        if "NNP" in tags and token not in _KO_REVIEWED:
+            problems.append(f"{token!r} reads as a proper noun")
+        if any(tag in {"SL", "SH", "SN", "SW", "UN", "NA"} for tag in tags):
+            problems.append(f"{token!r} is not Korean words")
+        if tags and tags[-1] in {"VV", "VA", "VX", "XSV", "XSA"}:
+            problems.append(f"{token!r} is a bare verb stem (want the -다 form)")
+        nouns = [form for form, tag in morphemes if tag.startswith("NN")]
+        if not any(tag.startswith(("V", "XS")) for tag in tags) and not all(
+            _ko_noun_known(n) for n in nouns
+        ):
+            problems.append(f"{token!r} is not in the Korean word table")
+        loan = not token.endswith("다") and (_LOAN_SYLLABLES & set(token[-1:] + token[:-1]))
+        if loan and token not in _KO_REVIEWED:
+            problems.append(f"{token!r} sounds like a transliteration (review, or a native word)")
+    return problems
+
+
+def _word_problems(lang: str, text: str) -> list[str]:
+    if lang == "ru":
+        return _ru_problems(text)
+    if lang == "ko":
+        return _ko_problems(text)
+    table = _zipf(lang)
+    return [
+        f"{t!r} is not a dictionary word (Zipf under {_ZIPF_FLOOR[lang]})"
+        for t in tokens(text)
+        if table.get(t.lower(), 0.0) < _ZIPF_FLOOR[lang]
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_word_is_a_dictionary_word_not_a_name(lang: str) -> None:
+    problems = [
+        f"line {e.line}: {e.keyword}: {why}"
+        for e in _require(lang)
+        for a in e.associations
+        for why in _word_problems(lang, a.text)
+    ]
+    _report(problems)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_vector_file_holds_exactly_the_associations(lang: str) -> None:
+    """scripts/build_bot_associations.py was run after the last edit of the lexicon."""
+    entries = _require(lang)
+    texts = {a.text for e in entries for a in e.associations}
+    assert vectors_path(lang).exists(), "run scripts/build_bot_associations.py"
+    with np.load(vectors_path(lang), allow_pickle=False) as data:
+        stored = {str(t) for t in data["texts"]}
+        assert data["vectors"].shape == (len(data["texts"]), 512)
+    assert stored == texts, (
+        f"{len(texts - stored)} new, {len(stored - texts)} gone: "
+        "run .venv/bin/python scripts/build_bot_associations.py"
+    )
+
+
+def test_loaded_once_per_language() -> None:
+    first = load_associations("en")
+    assert load_associations("en") is first
+    assert isinstance(first, Associations)
+    with pytest.raises(KeyError):
+        load_associations("de")
