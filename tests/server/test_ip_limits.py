@@ -159,3 +159,14 @@ def test_with_every_limit_off_no_address_is_even_remembered() -> None:
     guard.new_room("a")
     guard.release("a")
     assert guard.tracked() == 0
+
+
+def test_half_sent_requests_share_the_open_socket_cap() -> None:
+    guard = IpGuard(IpLimits(sockets=2, connect_burst=10, connects_per_s=1), Clock())
+    assert guard.admit_pending("a")
+    guard.admit("a")
+    assert not guard.admit_pending("a")  # one socket and one request fill the cap of 2
+    assert refused(guard.admit, "a") == "too_many_connections"
+    guard.release_pending("a")  # the request finished (its socket is admitted on its own)
+    guard.admit("a")
+    assert IpGuard(OFF, Clock()).admit_pending("a")

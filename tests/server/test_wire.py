@@ -16,11 +16,20 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+from websockets.server import ServerProtocol
 from websockets.streams import StreamReader
 
 from codebreakers.server.connection import Connection
 from codebreakers.server.ratelimit import Bucket
-from codebreakers.server.wire import WRITE_TEXT, WRITE_TEXTS, DirectWriteProtocol, text_frame
+from codebreakers.server.wire import (
+    WRITE_TEXT,
+    WRITE_TEXTS,
+    DirectWriteProtocol,
+    frame_started,
+    frames_completed,
+    text_frame,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -135,3 +144,24 @@ async def test_with_compression_the_writer_steps_aside(server: tuple[str, _Probe
     await asyncio.sleep(0.05)
     assert probe.offered and probe.direct == [False] and probe.flow == (False, False)
     assert probe.together == [(len(PAYLOADS), False)]  # refused, then sent one by one
+
+
+def test_the_frame_clock_reads_what_the_real_parser_holds() -> None:
+    """`frames_completed` and `frame_started` lean on websockets' internals: checked here against
+    the pinned library, a frame fed in two halves, then whole with the next one begun."""
+    conn = ServerProtocol()
+    conn.receive_data(
+        b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    (request,) = conn.events_received()
+    conn.send_response(conn.accept(request))  # open, as uvicorn's protocol is when frames come
+    assert conn.state is State.OPEN
+    masked = Frame(Opcode.TEXT, b"hello").serialize(mask=True, extensions=[])
+    conn.receive_data(masked[:4])
+    assert (frames_completed(conn), frame_started(conn)) == (False, True)
+    conn.receive_data(masked[4:] + masked[:3])
+    assert (frames_completed(conn), frame_started(conn)) == (True, True)
+    conn.events_received()
+    conn.receive_data(masked[3:])
+    assert (frames_completed(conn), frame_started(conn)) == (True, False)

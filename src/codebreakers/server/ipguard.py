@@ -71,6 +71,7 @@ class _Address:
     frames: Bucket | None
     rooms: Bucket | None
     sockets: int = 0
+    pending: int = 0  # connections still sending their request (server/wire.py)
     last_seen: float = 0.0
 
 
@@ -86,12 +87,36 @@ class IpGuard:
         if not (self.limits.sockets or self.limits.connect_burst):
             return  # nothing to count: the table stays empty
         entry = self._entry(address)
-        cap = self.limits.sockets
-        if cap and entry.sockets >= cap:
-            raise Refused("too_many_connections", f"at most {cap} open sockets per address")
+        self._check_cap(entry)
         if entry.connects is not None and not entry.connects.take(entry.last_seen):
             raise Refused("too_many_connections", "too many new sockets; wait a little")
         entry.sockets += 1
+
+    def admit_pending(self, address: str) -> bool:
+        """Count a connection from `address` that has not finished its request yet (an
+        upgrade on its way, a page being fetched): such connections share the open-socket
+        cap, so half-sent handshakes cannot pile up beside it. False when over the cap."""
+        if not self.limits.sockets:
+            return True
+        entry = self._entry(address)
+        try:
+            self._check_cap(entry)
+        except Refused:
+            return False
+        entry.pending += 1
+        return True
+
+    def release_pending(self, address: str) -> None:
+        """A connection counted by `admit_pending` finished its request or closed."""
+        entry = self._table.get(address)
+        if entry is not None and entry.pending > 0:
+            entry.pending -= 1
+            entry.last_seen = self.clock()
+
+    def _check_cap(self, entry: _Address) -> None:
+        cap = self.limits.sockets
+        if cap and entry.sockets + entry.pending >= cap:
+            raise Refused("too_many_connections", f"at most {cap} open sockets per address")
 
     def release(self, address: str) -> None:
         """A socket admitted from `address` closed."""
@@ -138,7 +163,11 @@ class IpGuard:
 
     def _sweep(self, now: float) -> None:
         """Forget addresses with no socket open whose every bucket is full again by now."""
-        idle = [a for a, e in self._table.items() if e.sockets == 0 and self._refilled(e, now)]
+        idle = [
+            a
+            for a, e in self._table.items()
+            if e.sockets == 0 and e.pending == 0 and self._refilled(e, now)
+        ]
         for address in idle:
             del self._table[address]
 

@@ -27,7 +27,7 @@ from codebreakers.server.node import Node
 from codebreakers.server.process import BACKLOG, NOFILE, WS_MAX_BYTES
 from codebreakers.server.proxies import TrustedProxies
 from codebreakers.server.shutdown import drain
-from codebreakers.server.wire import DirectWriteProtocol
+from codebreakers.server.wire import DirectWriteProtocol, guarded_http
 from codebreakers.store import open_store
 
 # Kernel send buffer per socket (Linux doubles it). Autotuning grows it to 4 MiB for a client
@@ -70,7 +70,9 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         app,
         host=args.host,
         port=args.port,
-        ws=DirectWriteProtocol,  # uvicorn's sans-I/O protocol, pushes written directly
+        # uvicorn's protocols, requests and frames bounded in time, pushes written directly
+        http=guarded_http(app.state.node.ip_guard, settings.trusted_proxies),
+        ws=DirectWriteProtocol,
         ws_max_size=WS_MAX_BYTES,
         # permessage-deflate keeps zlib state per socket: 48 KiB more per idle player and a
         # third less throughput (docs/performance.md, "Server load"); views are a few KB.
