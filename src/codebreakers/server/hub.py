@@ -331,6 +331,30 @@ class RoomHub:
             version = await self._submit(actor, raw, action_id)
             conn.push(encode(Ack(action_id, version)))
 
+    async def check(self, conn: Connection, action_id: str, raw: JSON) -> None:
+        """Judge an action as `act` would, applying and storing nothing: the client asks the
+        engine itself (a clue that is a form of a keyword, a reused clue...) before the player
+        commits, so the rules live in one place."""
+        async with self.lock:
+            actor = self._actor(conn)
+            runner = self._running_seat(actor)
+            action = self.rules.parse_action(raw)
+            if isinstance(action, Rejection):
+                raise Refused(action.code, action.detail)
+            judged = self.rules.apply(runner.state, actor, action, self.ports.clock())
+            if isinstance(judged, Rejection):
+                raise Refused(judged.code, judged.detail)
+            conn.push(encode(Ack(action_id)))
+
+    def _running_seat(self, seat: str) -> GameRunner:
+        """The running game, refusing a seat that doesn't play in it."""
+        runner = self.runner
+        if runner is None or self.data["status"] != "playing":
+            raise Refused("no_game", "no game is running")
+        if seat != SYSTEM_SEAT and seat not in runner.seats():
+            raise Refused("not_seated", "spectators don't play")
+        return runner
+
     async def act_as_bot(self, seat: str, move: BotMove, action_id: str) -> None:
         """A bot's move, exactly as a player's, then its chat line when it may say one."""
         async with self.lock:
@@ -374,10 +398,7 @@ class RoomHub:
         runner = self.runner
         if runner is not None and action_id is not None and (seat, action_id) in runner.applied_ids:
             return runner.applied_ids[(seat, action_id)]  # a retry, even of a game's last action
-        if runner is None or self.data["status"] != "playing":
-            raise Refused("no_game", "no game is running")
-        if seat != SYSTEM_SEAT and seat not in runner.seats():
-            raise Refused("not_seated", "spectators don't play")
+        runner = self._running_seat(seat)
         action = self.rules.parse_action(raw) if seat != SYSTEM_SEAT else raw
         if isinstance(action, Rejection):
             raise Refused(action.code, action.detail)

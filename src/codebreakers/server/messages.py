@@ -60,6 +60,13 @@ class Act(_Client, tag="act"):
     action: dict[str, Any]
 
 
+class Check(_Client, tag="check"):
+    """A game action judged by the engine without being applied (the encryptor's clue check)."""
+
+    id: ActionId
+    action: dict[str, Any]
+
+
 class Chat(_Client, tag="chat"):
     id: ActionId
     channel: Short
@@ -115,6 +122,7 @@ ClientMessage = (
     | TakeSeat
     | LeaveSeat
     | Act
+    | Check
     | Chat
     | Move
     | Remove

@@ -27,6 +27,7 @@ from codebreakers.server.messages import (
     Act,
     AddBot,
     Chat,
+    Check,
     ClientMessage,
     Error,
     Hello,
@@ -175,6 +176,10 @@ async def _act(node: Node, hub: RoomHub, conn: Connection, msg: Act) -> None:
     await hub.act(conn, msg.id, msg.action)
 
 
+async def _check(node: Node, hub: RoomHub, conn: Connection, msg: Check) -> None:
+    await hub.check(conn, msg.id, msg.action)
+
+
 async def _chat(node: Node, hub: RoomHub, conn: Connection, msg: Chat) -> None:
     await hub.say(conn, msg.id, msg.channel, msg.text)
 
@@ -209,6 +214,7 @@ async def _set_options_op(node: Node, hub: RoomHub, conn: Connection, msg: SetOp
 _HANDLERS: dict[type, Handler] = {
     Join: _join,
     Act: _act,
+    Check: _check,
     Chat: _chat,
     Start: _start,
     Rematch: _start,

@@ -163,8 +163,9 @@ function settle(id, ok, err) {
   if (!p) return false;
   pending.delete(id);
   if (!ok && !p.quiet) toast(errorText(err.code, err.detail));
+  if (p.frame.type === "chat") syncOutbox();
   p.resolve(ok ? true : false);
-  if (!ok) p.onError?.(err.code);
+  if (!ok) p.onError?.(err.code, err.detail);
   return true;
 }
 
@@ -183,3 +184,5 @@ export function send(type, fields = {}, opts = {}) {
 
 /** A game action (docs/views.md). */
 export const act = (action, opts) => send("act", { action }, opts);
+/** A game action judged by the engine and not applied: true when it would be accepted. */
+export const check = (action, opts) => send("check", { action }, opts);

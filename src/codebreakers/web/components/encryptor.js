@@ -1,34 +1,49 @@
 /**
  * The encryptor's panel: the secret code with the keyword each digit points at, three clue
- * fields, warnings (from the server's clue check of the draft, plus the blocking rules checked
- * locally), and a final confirmation before the transmission, which cannot be edited afterwards.
+ * fields, and a final confirmation before the transmission, which cannot be edited afterwards.
+ * What is typed goes to the server 0.6 s after the last key twice over: as a `draft` (kept, and
+ * warned about in the view: spelling hints, keywords inside...) and as a `check` of the
+ * transmission, which the engine judges with its own rules without applying it. A clue the
+ * engine would refuse is shown at its field and the review stays closed until the clues as
+ * typed have passed that check, so the rules live once, on the server.
  */
 import { html, useEffect, useLayoutEffect, useRef, useState } from "../html.js";
 import { t, errorText } from "../i18n.js";
-import { clueProblem } from "../fold.js";
+import { check } from "../net.js";
 import { Code } from "./common.js";
 
 const DRAFT_DELAY_MS = 600;
+const CLUE_DETAIL = /^clue (\d)$/; // the engine's detail naming the clue it refuses
 
-function usedClues(view) {
-  const out = [];
-  for (const r of view.rounds) {
-    for (const tr of Object.values(r.transmissions)) if (tr?.clues) out.push(...tr.clues);
-  }
-  return out;
-}
+/** The clues as they would be transmitted; the key a check's answer is filed under. */
+const asSent = (clues) => clues.map((c) => c.trim());
+const keyOf = (clues) => JSON.stringify(asSent(clues));
 
-export function EncryptorPanel({ view, tr, keywords, act }) {
+export function EncryptorPanel({ tr, keywords, act }) {
   const [clues, setClues] = useState(() => tr.draft || ["", "", ""]);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  // The engine's verdict on a set of clues: {key, ok, code, clue (0-2 or null)}.
+  const [verdict, setVerdict] = useState(null);
   const timer = useRef(null);
   const sendButton = useRef(null);
-  const used = usedClues(view);
-  const problems = clues.map((c) => clueProblem(c, keywords, used));
-  const warnings = tr.clue_warnings || [[], [], []];
+  const current = keyOf(clues);
 
-  useEffect(() => () => clearTimeout(timer.current), []);
+  async function judge(next) {
+    const key = keyOf(next);
+    let refusal = null;
+    const ok = await check(
+      { type: "transmit", clues: asSent(next) },
+      { quiet: true, onError: (code, detail) => (refusal = { code, detail }) },
+    );
+    const index = CLUE_DETAIL.exec(refusal?.detail || "");
+    setVerdict({ key, ok, code: refusal?.code, clue: index ? Number(index[1]) - 1 : null });
+  }
+
+  useEffect(() => {
+    judge(clues);
+    return () => clearTimeout(timer.current);
+  }, []);
   // Keyboard play: the confirmation takes the focus, so Enter transmits and Tab reaches "edit";
   // at once with the render (not after the next paint), or a quick Enter would be lost.
   useLayoutEffect(() => {
@@ -40,7 +55,10 @@ export function EncryptorPanel({ view, tr, keywords, act }) {
     next[i] = value;
     setClues(next);
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => act({ type: "draft", clues: next }, { quiet: true }), DRAFT_DELAY_MS);
+    timer.current = setTimeout(() => {
+      act({ type: "draft", clues: next }, { quiet: true });
+      judge(next);
+    }, DRAFT_DELAY_MS);
   }
 
   async function transmit() {
@@ -51,8 +69,13 @@ export function EncryptorPanel({ view, tr, keywords, act }) {
     if (!ok) setConfirming(false);
   }
 
-  const blocked = problems.some(Boolean);
-  const empty = clues.some((c) => !c.trim());
+  const judged = verdict?.key === current ? verdict : null;
+  const refused = judged && !judged.ok ? judged : null;
+  // The view's warnings are about the draft the server last got: shown only while it is typed.
+  const warnings = (i) =>
+    tr.draft?.[i] === clues[i] ? (tr.clue_warnings?.[i] || []).filter((w) => refused?.clue !== i || w !== refused.code) : [];
+  const general = refused && refused.clue === null;
+  const blank = refused?.code === "blank_clue";
   return html`<section class="card encryptor" aria-labelledby="enc-title">
     <h2 id="enc-title">🔑 ${t("encryptor.title")}</h2>
     <p class="secret-code">${t("encryptor.your_code")} <${Code} code=${tr.code} /></p>
@@ -67,7 +90,6 @@ export function EncryptorPanel({ view, tr, keywords, act }) {
               </li>`,
             )}
           </ol>
-          ${empty ? html`<p class="warning">${t("encryptor.blank_warning")}</p>` : null}
           <p class="muted small">${t("encryptor.final")}</p>
           <div class="row">
             <button class="primary" ref=${sendButton} onClick=${transmit} disabled=${busy}>
@@ -80,7 +102,7 @@ export function EncryptorPanel({ view, tr, keywords, act }) {
           class="stack"
           onSubmit=${(e) => {
             e.preventDefault();
-            if (!blocked) setConfirming(true);
+            if (judged?.ok) setConfirming(true);
           }}
         >
           ${[0, 1, 2].map(
@@ -96,18 +118,21 @@ export function EncryptorPanel({ view, tr, keywords, act }) {
                 maxlength="80"
                 autocomplete="off"
                 aria-describedby=${`clue-${i}-msg`}
-                aria-invalid=${problems[i] ? "true" : null}
+                aria-invalid=${refused?.clue === i && !blank ? "true" : null}
                 onInput=${(e) => edit(i, e.currentTarget.value)}
               />
               <div id=${`clue-${i}-msg`} aria-live="polite">
-                ${problems[i] ? html`<p class="error-text small">${errorText(problems[i])}</p>` : null}
-                ${(warnings[i] || []).map(
+                ${refused?.clue === i && !blank
+                  ? html`<p class="error-text small clue-refused">${errorText(refused.code)}</p>`
+                  : null}
+                ${warnings(i).map(
                   (w) => html`<p class="warning small">${t(`warning.${w}`)}</p>`,
                 )}
               </div>
             </div>`,
           )}
-          <button class="primary" type="submit" disabled=${blocked}>${t("encryptor.review")}</button>
+          ${general || blank ? html`<p class="muted small" role="status">${errorText(refused.code)}</p>` : null}
+          <button class="primary" type="submit" disabled=${!judged?.ok}>${t("encryptor.review")}</button>
         </form>`}
   </section>`;
 }
