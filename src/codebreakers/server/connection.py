@@ -47,6 +47,7 @@ class Connection:
         "frames",
         "player",
         "room",
+        "silence_limit",
         "ws",
     )
 
@@ -55,6 +56,8 @@ class Connection:
         self.room: str | None = None
         self.player: str | None = None
         self.frames = frames
+        # Seconds of silence after which the socket is dropped: none until it pings.
+        self.silence_limit: float | None = None
         extensions = ws.scope.get("extensions") or {}
         self._write_now: Callable[[bytes], bool] | None = extensions.get(WRITE_TEXT)
         self._write_many: Callable[[list[bytes]], bool] | None = extensions.get(WRITE_TEXTS)

@@ -115,6 +115,12 @@ class Rematch(_Client, tag="rematch"):
     id: ActionId
 
 
+class Ping(_Client, tag="ping"):
+    """Keep-alive: answered by `pong`; a socket that pinged once is dropped when it falls silent."""
+
+    id: ActionId
+
+
 ClientMessage = (
     Hello
     | Join
@@ -132,6 +138,7 @@ ClientMessage = (
     | TransferHost
     | Start
     | Rematch
+    | Ping
 )
 CLIENT_TYPES: frozenset[str] = frozenset(t.__struct_config__.tag for t in ClientMessage.__args__)
 
@@ -186,6 +193,10 @@ class ChatLineOut(msgspec.Struct):
 
 class ChatLines(_Server, tag="chat"):
     lines: list[ChatLineOut]
+
+
+class Pong(_Server, tag="pong"):
+    id: str
 
 
 class Bye(_Server, tag="bye"):

@@ -8,6 +8,7 @@ other socket) carries on.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -34,6 +35,8 @@ from codebreakers.server.messages import (
     Join,
     LeaveSeat,
     Move,
+    Ping,
+    Pong,
     Rematch,
     Remove,
     Rename,
@@ -94,7 +97,11 @@ async def _serve(node: Node, ws: WebSocket, address: str) -> None:
     hub: RoomHub | None = None
     try:
         while True:
-            message = await ws.receive()
+            try:
+                async with asyncio.timeout(conn.silence_limit):
+                    message = await ws.receive()
+            except TimeoutError:  # pinged, then silent: its network is gone (docs/protocol.md)
+                break
             if message["type"] == "websocket.disconnect":
                 break
             frame = message.get("text")
@@ -123,6 +130,10 @@ async def _handle(
         node.ip_guard.frame(address)
         msg = parse_client(frame)
         msg_id = getattr(msg, "id", None)
+        if isinstance(msg, Ping):
+            conn.silence_limit = node.config.silent_socket_s
+            conn.push(encode(Pong(msg.id)))
+            return hub
         if isinstance(msg, Hello):
             if hub is not None:
                 raise Refused("hello_twice", "this socket is already in a room")

@@ -3,13 +3,18 @@
  * localStorage, one id per message with exactly one `ack` or `error` back, automatic reconnection
  * with exponential backoff, and resume by sending the game version and chat sequence already held.
  * Messages that got no answer before the socket dropped are sent again with the same id after
- * the next `welcome`; the server applies an id at most once.
+ * the next `welcome`; the server applies an id at most once. Keep-alive: a `ping` every few
+ * seconds (the server drops a socket that pinged and fell silent, so the others see this player
+ * away), and a server heard from not at all for SILENT_MS counts as lost: the socket is given
+ * up and the usual reconnection (and catch-up) begins, as soon as the browser is back online.
  */
 import { errorText } from "./i18n.js";
 import { getState, toast, update } from "./store.js";
 
 const MIN_DELAY_MS = 500;
 const MAX_DELAY_MS = 15000;
+const PING_MS = 3000;
+const SILENT_MS = 10000;
 // Math.random, not crypto.randomUUID: the latter needs a secure context, which a LAN address
 // served over plain http is not.
 const TAB = Math.random().toString(36).slice(2, 10);
@@ -20,6 +25,8 @@ let attempt = 0;
 let retryTimer = null;
 let counter = 0;
 let welcomed = false;
+let heardAt = 0; // when the socket last received a frame
+let pinger = null;
 const pending = new Map(); // id -> {frame, resolve, quiet}
 
 const tokenKey = (code) => `cb.token.${code}`;
@@ -28,8 +35,45 @@ export const savedToken = (code) => localStorage.getItem(tokenKey(code));
 /** Forgets everything about the room this tab was in. */
 function forgetRoom() {
   pending.clear();
-  update({ room: null, you: null, view: null, gameId: null, version: 0, chat: [], chatSeq: 0 });
+  update({ room: null, you: null, view: null, gameId: null, version: 0, chat: [], chatSeq: 0, outbox: [] });
 }
+
+/** The chat lines sent but not yet acknowledged, shown as pending (or failed) by the chat. */
+function syncOutbox() {
+  const outbox = [];
+  for (const [id, p] of pending) {
+    if (p.frame.type === "chat") outbox.push({ id, channel: p.frame.channel, text: p.frame.text });
+  }
+  update({ outbox });
+}
+
+/** Every PING_MS (and at once on `welcome`, which arms the server's side): a ping, and the
+ * socket given up when the server has been silent too long. */
+function keepAlive() {
+  if (!ws || !welcomed) return;
+  if (Date.now() - heardAt > SILENT_MS) {
+    drop();
+    return;
+  }
+  ws.send(JSON.stringify({ type: "ping", id: `${TAB}-ping` }));
+}
+
+/** The socket is dead (or silent): stop listening to it and reconnect. */
+function drop() {
+  const sock = ws;
+  ws = null;
+  welcomed = false;
+  if (sock) {
+    sock.onclose = null;
+    sock.onmessage = null;
+    sock.close();
+  }
+  if (roomCode) scheduleRetry(Math.min(MAX_DELAY_MS, MIN_DELAY_MS * 2 ** attempt) * (0.75 + Math.random() / 2));
+}
+
+window.addEventListener("online", () => {
+  if (roomCode && !welcomed) open();
+});
 
 /** Opens (or re-opens) the socket for a room; a different room resets the client state. */
 export function connect(code) {
@@ -45,6 +89,7 @@ export function connect(code) {
 export function disconnect() {
   roomCode = null;
   clearTimeout(retryTimer);
+  clearInterval(pinger);
   if (ws) {
     ws.onclose = null;
     ws.close(1000);
@@ -61,6 +106,8 @@ function open() {
     ws.close();
   }
   welcomed = false;
+  clearInterval(pinger);
+  pinger = setInterval(keepAlive, PING_MS);
   update({ connection: getState().connection === "lost" ? "lost" : "connecting" });
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const sock = new WebSocket(`${proto}//${location.host}/ws`);
@@ -74,11 +121,12 @@ function open() {
     if (s.chatSeq) hello.chat_seq = s.chatSeq;
     sock.send(JSON.stringify(hello));
   };
-  sock.onmessage = (e) => receive(JSON.parse(e.data));
+  sock.onmessage = (e) => {
+    heardAt = Date.now();
+    receive(JSON.parse(e.data));
+  };
   sock.onclose = () => {
-    if (ws !== sock || !roomCode) return;
-    ws = null;
-    scheduleRetry(Math.min(MAX_DELAY_MS, MIN_DELAY_MS * 2 ** attempt) * (0.75 + Math.random() / 2));
+    if (ws === sock && roomCode) drop();
   };
 }
 
@@ -105,6 +153,7 @@ function receive(msg) {
         retryAt: null,
         clockSkew: msg.server_time * 1000 - Date.now(),
       });
+      keepAlive();
       for (const p of pending.values()) ws.send(JSON.stringify(p.frame));
       break;
     case "joined":
@@ -178,6 +227,7 @@ export function send(type, fields = {}, opts = {}) {
   const frame = { type, id, ...fields };
   return new Promise((resolve) => {
     pending.set(id, { frame, resolve, quiet: !!opts.quiet, onError: opts.onError });
+    if (type === "chat") syncOutbox();
     if (ws && welcomed && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
   });
 }

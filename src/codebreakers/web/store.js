@@ -17,6 +17,7 @@ const state = {
   version: 0,
   chat: [], // chat lines this player may read, in seq order
   chatSeq: 0,
+  outbox: [], // [{id, channel, text}] chat lines sent and not yet acknowledged
   toasts: [], // [{id, text}] transient messages (errors, copied...)
   rulesOpen: false, // whether the How-to-play dialog is open
   roomError: null, // an error code that ends the room screen (room_not_found)

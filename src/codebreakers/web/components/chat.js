@@ -5,14 +5,16 @@
 import { html, useEffect, useRef, useState } from "../html.js";
 import { t } from "../i18n.js";
 import { send } from "../net.js";
+import { getState } from "../store.js";
 import { TeamBadge } from "./common.js";
 
-function Lines({ lines, me }) {
+/** `waiting`: this tab's lines not yet acknowledged (sent while offline, say), shown pending. */
+function Lines({ lines, me, waiting }) {
   const box = useRef(null);
   useEffect(() => {
     const el = box.current;
     if (el) el.scrollTop = el.scrollHeight;
-  }, [lines.length]);
+  }, [lines.length + waiting.length]);
   return html`<ol class="chat-lines" ref=${box} tabindex="0" aria-live="polite">
     ${lines.length
       ? lines.map(
@@ -20,7 +22,12 @@ function Lines({ lines, me }) {
             <span class="who">${l.name}</span>${": "}<span class="text">${l.text}</span>
           </li>`,
         )
-      : html`<li class="muted small">${t("chat.empty")}</li>`}
+      : waiting.length ? null : html`<li class="muted small">${t("chat.empty")}</li>`}
+    ${waiting.map(
+      (l) => html`<li class="mine pending">
+        <span class="text">${l.text}</span> <span class="muted small">${t("chat.pending")}</span>
+      </li>`,
+    )}
   </ol>`;
 }
 
@@ -39,7 +46,8 @@ function ChatPanel({ channel, lines, me, title, audience, mutedReason, canWrite 
       <h2 id=${`chat-${channel}-title`} class="row">${title}</h2>
       <p class="muted small audience">👁 ${audience}</p>
     </header>
-    <${Lines} lines=${lines} me=${me} />
+    <${Lines} lines=${lines} me=${me}
+      waiting=${getState().outbox.filter((o) => o.channel === channel)} />
     ${mutedReason ? html`<p class="warning small muted-note">🤐 ${mutedReason}</p>` : null}
     ${canWrite && !mutedReason
       ? html`<form class="chat-form" onSubmit=${submit}>
