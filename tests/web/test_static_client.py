@@ -21,8 +21,25 @@ def test_vendored_versions_are_the_pinned_ones() -> None:
     versions = (WEB / "vendor" / "VERSIONS").read_text()
     assert f"preact {pinned('PREACT')} sha512:" in versions
     assert f"htm {pinned('HTM')} sha512:" in versions
+    assert f"lucide-static {pinned('LUCIDE')} sha512:" in versions
     for name in ("preact.js", "hooks.js", "htm.js"):
         assert (WEB / "vendor" / name).stat().st_size > 500
+
+
+def test_every_icon_used_is_in_the_vendored_sprite() -> None:
+    """The icons named in the vendor script are the sprite's, and every icon a component names
+    literally is one of them (a missing one would draw nothing)."""
+    listed = re.search(r'^ICONS="([^"]*)"', SCRIPT.read_text(), re.M)
+    assert listed
+    sprite = (WEB / "vendor" / "icons.svg").read_text(encoding="utf-8")
+    assert set(re.findall(r'<symbol id="([\w-]+)"', sprite)) == set(listed.group(1).split())
+    assert (WEB / "vendor" / "LICENSE-lucide").stat().st_size > 500
+    used: set[str] = set()
+    for path in WEB.rglob("*.js"):
+        if "vendor" not in path.parts:
+            used |= set(re.findall(r'Icon\} name="([\w-]+)"', path.read_text(encoding="utf-8")))
+    assert len(used) > 10
+    assert sorted(used - set(listed.group(1).split())) == []
 
 
 def test_modules_import_only_relative_paths() -> None:

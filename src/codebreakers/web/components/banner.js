@@ -2,6 +2,7 @@
 import { html, useEffect, useState } from "../html.js";
 import { t } from "../i18n.js";
 import { retryNow } from "../net.js";
+import { Icon } from "./common.js";
 
 export function ConnectionBanner({ connection, retryAt }) {
   const [, tick] = useState(0);
@@ -13,7 +14,7 @@ export function ConnectionBanner({ connection, retryAt }) {
   if (connection !== "lost") return null;
   const secs = retryAt ? Math.max(0, Math.ceil((retryAt - Date.now()) / 1000)) : 0;
   return html`<div class="banner" role="alert">
-    ⚠ ${t("conn.lost")} ${secs ? t("conn.retry_in", { n: secs }) : t("conn.retrying")}
+    <${Icon} name="triangle-alert" /> ${t("conn.lost")} ${secs ? t("conn.retry_in", { n: secs }) : t("conn.retrying")}
     <button class="small" onClick=${retryNow}>${t("conn.retry_now")}</button>
   </div>`;
 }

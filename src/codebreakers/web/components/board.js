@@ -5,7 +5,7 @@
  */
 import { html, useEffect, useState } from "../html.js";
 import { t } from "../i18n.js";
-import { Code, TeamBadge, seatName } from "./common.js";
+import { Code, Icon, TeamBadge, seatName } from "./common.js";
 import { CodePicker, isComplete } from "./codepicker.js";
 
 const same = (a, b) => !!a && !!b && a.join() === b.join();
@@ -54,7 +54,7 @@ export function AnswerBoard({ room, team, target, answer, tr, me, canPropose, ca
     <h2 id=${`${key}-title`} class="row">${title} <${TeamBadge} team=${team} /></h2>
     <p class="muted small">${t("board.encryptor", { name: seatName(room, tr.encryptor) })}</p>
     ${answer.locked
-      ? html`<p class="locked">🔒 ${t("board.locked")} <${Code} code=${answer.code} /></p>`
+      ? html`<p class="locked"><${Icon} name="lock" /> ${t("board.locked")} <${Code} code=${answer.code} /></p>`
       : html`
           ${canPropose
             ? html`<${CodePicker} id=${key} clues=${tr.clues} code=${code} onChange=${pick} />`
@@ -65,7 +65,7 @@ export function AnswerBoard({ room, team, target, answer, tr, me, canPropose, ca
             onUse=${canLock ? (c) => setCode(c) : null} />
           ${canLock
             ? html`<button class="primary lock" onClick=${lock} disabled=${busy || !isComplete(code)}>
-                🎯 ${isComplete(code) ? t("board.lock_code", { code: code.join("-") }) : t("board.lock")}
+                <${Icon} name="target" /> ${isComplete(code) ? t("board.lock_code", { code: code.join("-") }) : t("board.lock")}
               </button>`
             : html`<p class="waiting">${t("board.waiting_decider", { name: deciderName })}</p>`}
         `}

@@ -6,7 +6,7 @@ import { html, useEffect, useRef, useState } from "../html.js";
 import { t } from "../i18n.js";
 import { send } from "../net.js";
 import { getState } from "../store.js";
-import { TeamBadge } from "./common.js";
+import { Icon, TeamBadge } from "./common.js";
 
 /** `waiting`: this tab's lines not yet acknowledged (sent while offline, say), shown pending. */
 function Lines({ lines, me, waiting }) {
@@ -31,7 +31,8 @@ function Lines({ lines, me, waiting }) {
   </ol>`;
 }
 
-function ChatPanel({ channel, lines, me, title, audience, mutedReason, canWrite }) {
+/** `title` may hold a team badge; `name` is the same as plain text, for the input's label. */
+function ChatPanel({ channel, lines, me, title, name, audience, mutedReason, canWrite }) {
   const [text, setText] = useState("");
   const inputId = `chat-${channel}-input`;
   async function submit(e) {
@@ -44,14 +45,14 @@ function ChatPanel({ channel, lines, me, title, audience, mutedReason, canWrite 
   return html`<section class="card chat chat-${channel}" aria-labelledby=${`chat-${channel}-title`}>
     <header>
       <h2 id=${`chat-${channel}-title`} class="row">${title}</h2>
-      <p class="muted small audience">👁 ${audience}</p>
+      <p class="muted small audience"><${Icon} name="eye" /> ${audience}</p>
     </header>
     <${Lines} lines=${lines} me=${me}
       waiting=${getState().outbox.filter((o) => o.channel === channel)} />
-    ${mutedReason ? html`<p class="warning small muted-note">🤐 ${mutedReason}</p>` : null}
+    ${mutedReason ? html`<p class="warning small muted-note">${mutedReason}</p>` : null}
     ${canWrite && !mutedReason
       ? html`<form class="chat-form" onSubmit=${submit}>
-          <label for=${inputId} class="visually-hidden">${t("chat.write", { channel: title })}</label>
+          <label for=${inputId} class="visually-hidden">${t("chat.write", { channel: name })}</label>
           <input id=${inputId} value=${text} maxlength="500" autocomplete="off"
             onInput=${(e) => setText(e.currentTarget.value)} />
           <button type="submit">${t("chat.send")}</button>
@@ -75,6 +76,7 @@ export function Chats({ lines, me, team, muted, joined }) {
           lines=${teamLines}
           me=${me}
           title=${html`${t("chat.team")} <${TeamBadge} team=${team} />`}
+          name=${`${t("chat.team")} (${t(`team.${team}`)})`}
           audience=${t("chat.team_audience")}
           mutedReason=${muted ? t("chat.muted") : null}
           canWrite=${true}
@@ -85,6 +87,7 @@ export function Chats({ lines, me, team, muted, joined }) {
       lines=${allLines}
       me=${me}
       title=${t("chat.all")}
+      name=${t("chat.all")}
       audience=${t("chat.all_audience")}
       canWrite=${joined}
     />

@@ -2,7 +2,7 @@
 import { html, useEffect, useState } from "../html.js";
 import { t } from "../i18n.js";
 import { serverNow } from "../store.js";
-import { TeamBadge } from "./common.js";
+import { Icon, TeamBadge } from "./common.js";
 
 function useTick(ms) {
   const [, setN] = useState(0);
@@ -27,7 +27,7 @@ export function Countdowns({ deadlines }) {
       const left = Math.min(d.at - now, d.seconds);
       const label = t(`timer.${d.kind}${d.target ? `.${d.target}` : ""}`);
       return html`<li class="countdown ${left < 10 ? "urgent" : ""}" role="timer">
-        <span aria-hidden="true">⏳</span>
+        <${Icon} name="hourglass" />
         ${d.team ? html`<${TeamBadge} team=${d.team} />` : null}
         <span>${label}</span>
         <strong class="time">${format(left)}</strong>

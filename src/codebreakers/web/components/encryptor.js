@@ -10,7 +10,7 @@
 import { html, useEffect, useLayoutEffect, useRef, useState } from "../html.js";
 import { t, errorText } from "../i18n.js";
 import { check } from "../net.js";
-import { Code } from "./common.js";
+import { Code, Icon } from "./common.js";
 
 const DRAFT_DELAY_MS = 600;
 const CLUE_DETAIL = /^clue (\d)$/; // the engine's detail naming the clue it refuses
@@ -77,7 +77,7 @@ export function EncryptorPanel({ tr, keywords, act }) {
   const general = refused && refused.clue === null;
   const blank = refused?.code === "blank_clue";
   return html`<section class="card encryptor" aria-labelledby="enc-title">
-    <h2 id="enc-title">🔑 ${t("encryptor.title")}</h2>
+    <h2 id="enc-title"><${Icon} name="key-round" /> ${t("encryptor.title")}</h2>
     <p class="secret-code">${t("encryptor.your_code")} <${Code} code=${tr.code} /></p>
     ${confirming
       ? html`<div class="confirm" role="alertdialog" aria-labelledby="confirm-title">

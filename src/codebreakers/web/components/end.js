@@ -8,7 +8,7 @@ import { t } from "../i18n.js";
 import { send, savedToken } from "../net.js";
 import { getState, toast } from "../store.js";
 import { fold } from "../fold.js";
-import { TeamBadge } from "./common.js";
+import { Icon, TeamBadge } from "./common.js";
 
 const other = (team) => (team === "white" ? "black" : "white");
 // An exact match (after folding) counts by itself; only near misses are the owners' call.
@@ -83,7 +83,7 @@ function Tiebreak({ view, act }) {
   const guessing = view.phase === "tiebreak_guess";
   const iGuess = guessing && view.waiting_for.some((w) => w.seat === me?.seat && w.task === "guess_keywords");
   return html`<section class="card tiebreak" aria-labelledby="tb-title">
-    <h2 id="tb-title">⚖ ${t("tiebreak.title")}</h2>
+    <h2 id="tb-title"><${Icon} name="scale" /> ${t("tiebreak.title")}</h2>
     ${tb.cause ? html`<p><strong>${t(`tiebreak.cause.${tb.cause}`)}</strong></p>` : null}
     <p>${t("tiebreak.explain")}</p>
     ${iGuess ? html`<${GuessForm} act=${act} />` : null}
@@ -115,7 +115,7 @@ function Outcome({ view, room, me }) {
   const o = view.outcome;
   const gameId = getState().gameId;
   return html`<section class="card outcome" aria-labelledby="end-title">
-    <h2 id="end-title" class="row">🏁 ${o.winner ? html`${t("end.winner")} <${TeamBadge} team=${o.winner} />` : t("end.draw")}</h2>
+    <h2 id="end-title" class="row"><${Icon} name="flag" /> ${o.winner ? html`${t("end.winner")} <${TeamBadge} team=${o.winner} />` : t("end.draw")}</h2>
     <p>${t(`outcome.${o.reason}`)}</p>
     ${o.points ? html`<p class="muted small">${t("end.points", { white: o.points.white, black: o.points.black })}</p>` : null}
     ${o.keyword_hits ? html`<p class="muted small">${t("end.hits", { white: o.keyword_hits.white, black: o.keyword_hits.black })}</p>` : null}
@@ -130,8 +130,8 @@ function Outcome({ view, room, me }) {
       )}
     </div>
     <div class="row">
-      ${room.host === me ? html`<button class="primary" onClick=${() => send("rematch")}>🔁 ${t("end.rematch")}</button>` : null}
-      ${gameId ? html`<button onClick=${() => downloadRecord(gameId, room.code)}>⬇ ${t("end.download")}</button>` : null}
+      ${room.host === me ? html`<button class="primary" onClick=${() => send("rematch")}><${Icon} name="repeat" /> ${t("end.rematch")}</button>` : null}
+      ${gameId ? html`<button onClick=${() => downloadRecord(gameId, room.code)}><${Icon} name="download" /> ${t("end.download")}</button>` : null}
     </div>
   </section>`;
 }

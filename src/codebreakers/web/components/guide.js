@@ -2,10 +2,13 @@
  * The first-game guide: one short hint for what the player faces right now (the keywords, the
  * code, the decider, interception, the notes sheet; Mastermind's two roles), each dismissible.
  * Dismissed hints, and the end of a first game, are remembered in this browser (localStorage),
- * so a player sees each hint at most once and none after its first game.
+ * so a player sees each hint at most once and none after its first game. The hint is a
+ * complementary landmark placed in the page flow above the table (css/quickplay.css), so it
+ * never covers a field or a button.
  */
 import { html, useState } from "../html.js";
 import { t } from "../i18n.js";
+import { Icon } from "./common.js";
 
 const SEEN_KEY = "cb.guide.seen";
 const DONE_KEY = "cb.guide.done";
@@ -61,8 +64,8 @@ export function FirstGameGuide({ state }) {
     localStorage.setItem(DONE_KEY, "1");
     setSeen(new Set(seen).add(hint));
   }
-  return html`<aside class="guide card" role="note" aria-labelledby="guide-title" data-hint=${hint}>
-    <h2 id="guide-title">💡 ${t(`guide.${hint}.title`)}</h2>
+  return html`<aside class="guide card" aria-labelledby="guide-title" data-hint=${hint}>
+    <h2 id="guide-title"><${Icon} name="lightbulb" /> ${t(`guide.${hint}.title`)}</h2>
     <p>${t(`guide.${hint}.text`)}</p>
     <div class="row">
       <button class="primary guide-ok" onClick=${dismiss}>${t("guide.ok")}</button>

@@ -9,6 +9,7 @@ import { toast } from "../store.js";
 import { gameUi } from "../games.js";
 import { Seats, Spectators } from "./seats.js";
 import { BotOffer } from "./playnow.js";
+import { Icon } from "./common.js";
 
 function Share({ room }) {
   async function copy() {
@@ -28,7 +29,7 @@ function Share({ room }) {
         <label for="share-link"><span class="label">${t("lobby.link")}</span></label>
         <div class="row">
           <input id="share-link" readonly value=${room.url} onFocus=${(e) => e.currentTarget.select()} />
-          <button onClick=${copy}>📋 ${t("lobby.copy")}</button>
+          <button onClick=${copy}><${Icon} name="copy" /> ${t("lobby.copy")}</button>
         </div>
       </div>
       <img class="qr" src=${`/api/rooms/${room.code}/qr.svg`} width="148" height="148"
@@ -64,7 +65,7 @@ function HostPanel({ room }) {
   const counts = Object.fromEntries(Object.entries(room.teams).map(([tm, s]) => [tm, s.filter(Boolean).length]));
   const ready = Object.entries(room.team_sizes).every(([tm, [lo, hi]]) => counts[tm] >= lo && counts[tm] <= hi);
   return html`<section class="card host-panel" aria-labelledby="host-title">
-    <h2 id="host-title">👑 ${t("lobby.host_controls")}</h2>
+    <h2 id="host-title"><${Icon} name="crown" /> ${t("lobby.host_controls")}</h2>
     <${ui.Options} idPrefix="room-opt" options=${room.options}
       onChange=${(options) => send("set_options", { options })} />
     <label class="check" for="room-public">
@@ -73,7 +74,7 @@ function HostPanel({ room }) {
       <span>${t("options.public")}</span>
     </label>
     ${ready ? null : html`<p class="muted small">${t("lobby.not_ready")}</p>`}
-    <button class="primary start" disabled=${!ready} onClick=${() => send("start")}>▶ ${t("lobby.start")}</button>
+    <button class="primary start" disabled=${!ready} onClick=${() => send("start")}><${Icon} name="play" /> ${t("lobby.start")}</button>
   </section>`;
 }
 
@@ -88,7 +89,7 @@ export function Lobby({ room, me }) {
       ${isHost ? html`<${BotOffer} room=${room} />` : null}
       <${Seats} room=${room} me=${me} />
       ${player?.team
-        ? html`<p><button class="ghost watch-instead" onClick=${() => send("leave_seat")}>👁 ${t("lobby.watch")}</button></p>`
+        ? html`<p><button class="ghost watch-instead" onClick=${() => send("leave_seat")}><${Icon} name="eye" /> ${t("lobby.watch")}</button></p>`
         : null}
       <${Spectators} room=${room} me=${me} />
     </div>

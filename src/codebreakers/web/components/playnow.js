@@ -10,6 +10,7 @@ import { t, errorText } from "../i18n.js";
 import { navigate } from "../router.js";
 import { send } from "../net.js";
 import { toast } from "../store.js";
+import { Icon } from "./common.js";
 
 const NAME_KEY = "cb.name";
 const offerKey = (code) => `cb.offer.${code}`;
@@ -60,7 +61,7 @@ export function QuickStart() {
     </label>
     <div class="row quick-buttons">
       <button class="primary play-now" disabled=${busy}
-        onClick=${() => go("/api/play-now", { game: "decrypto" })}>▶ ${t("playnow.play")}</button>
+        onClick=${() => go("/api/play-now", { game: "decrypto" })}><${Icon} name="play" /> ${t("playnow.play")}</button>
       <button class="play-mastermind" disabled=${busy}
         onClick=${() => go("/api/play-now", { game: "mastermind" })}>● ${t("playnow.mastermind")}</button>
       <button class="quick-join" disabled=${busy}
@@ -110,6 +111,6 @@ export function BotOffer({ room }) {
   }
   return html`<section class="card bot-offer" aria-live="polite">
     <p>${t("playnow.offer", { n: wanted.length })}</p>
-    <button class="primary fill-bots" disabled=${busy} onClick=${fill}>🤖 ${t("playnow.fill")}</button>
+    <button class="primary fill-bots" disabled=${busy} onClick=${fill}><${Icon} name="bot" /> ${t("playnow.fill")}</button>
   </section>`;
 }

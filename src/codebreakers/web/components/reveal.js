@@ -4,7 +4,7 @@
  */
 import { html } from "../html.js";
 import { t } from "../i18n.js";
-import { Code, TeamBadge, seatName } from "./common.js";
+import { Code, Icon, TeamBadge, seatName } from "./common.js";
 
 const other = (team) => (team === "white" ? "black" : "white");
 
@@ -28,7 +28,7 @@ function Transmission({ room, team, tr, threePlayer }) {
   return html`<div class="transmission">
     <div class="spread">
       <${TeamBadge} team=${team} />
-      <span class="muted small">🔑 ${seatName(room, tr.encryptor)}</span>
+      <span class="muted small"><${Icon} name="key-round" label=${t("reveal.encryptor")} /> ${seatName(room, tr.encryptor)}</span>
     </div>
     ${tr.clues
       ? html`<ol class="clue-list">

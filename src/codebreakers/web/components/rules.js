@@ -6,6 +6,7 @@
  */
 import { html, useEffect, useRef, useState } from "../html.js";
 import { t } from "../i18n.js";
+import { Icon } from "./common.js";
 
 const cache = {};
 
@@ -48,7 +49,7 @@ export function RulesDialog({ state, onClose }) {
   return html`<dialog ref=${ref} class="rules" aria-labelledby="rules-title" onClose=${onClose}>
     <div class="spread">
       <h1 id="rules-title">${game?.title || t("rules.title")}</h1>
-      <button class="ghost" onClick=${() => ref.current.close()} aria-label=${t("rules.close")}>✕</button>
+      <button class="ghost" onClick=${() => ref.current.close()} aria-label=${t("rules.close")} title=${t("rules.close")}><${Icon} name="x" /></button>
     </div>
     ${state.room || !rules
       ? null

@@ -7,14 +7,14 @@
 import { html, useState } from "../html.js";
 import { t } from "../i18n.js";
 import { send } from "../net.js";
-import { ConnectionDot, TeamBadge } from "./common.js";
+import { ConnectionDot, Icon, TeamBadge } from "./common.js";
 
 function PlayerName({ player, room, me }) {
   return html`<span class="player-name">
     <${ConnectionDot} seat=${player} />
     <span class="name">${player.name}</span>
-    ${player.kind === "bot" ? html`<span class="tag">🤖 ${t(`bot.${player.level}`)}</span>` : null}
-    ${player.id === room.host ? html`<span class="tag" title=${t("lobby.host")}>👑<span class="visually-hidden">${t("lobby.host")}</span></span>` : null}
+    ${player.kind === "bot" ? html`<span class="tag"><${Icon} name="bot" /> ${t(`bot.${player.level}`)}</span>` : null}
+    ${player.id === room.host ? html`<span class="tag" title=${t("lobby.host")}><${Icon} name="crown" label=${t("lobby.host")} /></span>` : null}
     ${player.id === me ? html`<span class="tag you">${t("lobby.you")}</span>` : null}
   </span>`;
 }
@@ -26,25 +26,25 @@ function HostControls({ player, room, team, index }) {
   return html`<span class="host-controls">
     ${team && index > 0
       ? html`<button class="small ghost" aria-label=${label("lobby.move_up")} title=${label("lobby.move_up")}
-          onClick=${() => send("move", { player: player.id, team, index: index - 1 })}>↑</button>`
+          onClick=${() => send("move", { player: player.id, team, index: index - 1 })}><${Icon} name="arrow-up" /></button>`
       : null}
     ${team && index < slots.length - 1 && slots[index + 1]
       ? html`<button class="small ghost" aria-label=${label("lobby.move_down")} title=${label("lobby.move_down")}
-          onClick=${() => send("move", { player: player.id, team, index: index + 1 })}>↓</button>`
+          onClick=${() => send("move", { player: player.id, team, index: index + 1 })}><${Icon} name="arrow-down" /></button>`
       : null}
     ${["white", "black"].filter((tm) => tm !== team).map(
       (tm) => html`<button class="small ghost" aria-label=${t("lobby.move_to", { name: player.name, team: t(`team.${tm}`) })}
         title=${t("lobby.move_to", { name: player.name, team: t(`team.${tm}`) })}
         onClick=${() => send("move", { player: player.id, team: tm, index: free(tm) === -1 ? 0 : free(tm) })}
-        >→ ${tm === "white" ? "□" : "■"}</button>`,
+        ><${Icon} name="arrow-right" />${tm === "white" ? "□" : "■"}</button>`,
     )}
     ${team && player.kind !== "bot"
       ? html`<button class="small ghost" aria-label=${label("lobby.to_spectators")} title=${label("lobby.to_spectators")}
-          onClick=${() => send("move", { player: player.id, team: null, index: 0 })}>👁</button>`
+          onClick=${() => send("move", { player: player.id, team: null, index: 0 })}><${Icon} name="eye" /></button>`
       : null}
     ${player.id !== room.host
       ? html`<button class="small danger" aria-label=${label("lobby.remove")} title=${label("lobby.remove")}
-          onClick=${() => send("remove", { player: player.id })}>✕</button>`
+          onClick=${() => send("remove", { player: player.id })}><${Icon} name="x" /></button>`
       : null}
   </span>`;
 }
@@ -63,7 +63,7 @@ function EmptySlot({ team, index, isHost, joined }) {
           <select id=${id} class="small" onChange=${(e) => setLevel(e.currentTarget.value)}>
             ${["easy", "normal", "hard"].map((l) => html`<option value=${l} selected=${l === level}>${t(`bot.${l}`)}</option>`)}
           </select>
-          <button class="small" onClick=${() => send("add_bot", { team, index, level })}>🤖 ${t("lobby.add_bot")}</button>
+          <button class="small" onClick=${() => send("add_bot", { team, index, level })}><${Icon} name="bot" /> ${t("lobby.add_bot")}</button>
         </span>`
       : null}
   </span>`;
@@ -112,7 +112,7 @@ export function Spectators({ room, me }) {
   const watchers = room.players.filter((p) => !p.team);
   const isHost = !!me && room.host === me;
   return html`<section class="card spectators" aria-labelledby="spect-title">
-    <h2 id="spect-title">👁 ${t("lobby.spectators")}</h2>
+    <h2 id="spect-title"><${Icon} name="eye" /> ${t("lobby.spectators")}</h2>
     ${watchers.length
       ? html`<ul class="spectator-list">
           ${watchers.map(

@@ -9,7 +9,7 @@ import { t } from "../i18n.js";
 import { act } from "../net.js";
 import { AnswerBoard } from "./board.js";
 import { Chats } from "./chat.js";
-import { ConnectionDot, TeamBadge, seatName } from "./common.js";
+import { ConnectionDot, Icon, TeamBadge, seatName } from "./common.js";
 import { Countdowns } from "./countdown.js";
 import { EncryptorPanel } from "./encryptor.js";
 import { EndPanel } from "./end.js";
@@ -20,6 +20,10 @@ import { TeamTokens } from "./tokens.js";
 import { RoundTracker } from "./tracker.js";
 
 const other = (team) => (team === "white" ? "black" : "white");
+const ROLE_ICON = { encryptor: "key-round", decider: "target" };
+
+/** A role's icon with its name ("Encryptor this round") for screen readers and as a tooltip. */
+const RoleIcon = ({ role }) => html`<${Icon} name=${ROLE_ICON[role]} label=${t(`role.${role}`)} />`;
 
 /** The task the game waits on this viewer for, or null: drives the title marker and chime. */
 export function myTask(view) {
@@ -28,7 +32,7 @@ export function myTask(view) {
 }
 
 /** One line per team: its tokens, then its players in table order with connection dots and
- * this round's 🔑/🎯. */
+ * this round's encryptor (key) and decider (target) icons. */
 function TeamLines({ view, room }) {
   const current = view.rounds[view.rounds.length - 1];
   const byId = Object.fromEntries(room.players.map((p) => [p.id, p]));
@@ -41,10 +45,10 @@ function TeamLines({ view, room }) {
         <ul class="inline-list roster">
           ${view.teams[team].seats.map((seat) => {
             const p = byId[seat];
-            const mark = view.phase !== "round" ? "" : tr?.encryptor === seat ? "🔑" : tr?.decider === seat ? "🎯" : "";
+            const role = view.phase !== "round" ? null : tr?.encryptor === seat ? "encryptor" : tr?.decider === seat ? "decider" : null;
             return html`<li class="player-name">
               ${p ? html`<${ConnectionDot} seat=${p} />` : null}<span>${p?.name || seat}</span>
-              ${mark ? html`<span title=${t(mark === "🔑" ? "role.encryptor" : "role.decider")}>${mark}</span>` : null}
+              ${role ? html`<${RoleIcon} role=${role} />` : null}
             </li>`;
           })}
         </ul>
@@ -58,7 +62,7 @@ function Waiting({ view, room }) {
   const seat = view.you?.seat;
   const mine = myTask(view);
   return html`<div class="waiting-for ${mine ? "your-move" : ""}" role="status">
-    ${mine ? html`<strong class="your-turn">▶ ${t(`task.yours.${mine}`)}</strong>` : null}
+    ${mine ? html`<strong class="your-turn"><${Icon} name="play" /> ${t(`task.yours.${mine}`)}</strong>` : null}
     <span class="muted">${t("task.waiting")}</span>
     <ul class="inline-list">
       ${view.waiting_for.map(
@@ -72,7 +76,10 @@ function Waiting({ view, room }) {
 function Watch({ room, team, tr, note }) {
   return html`<section class="card watch" aria-label=${t("watch.aria", { team: t(`team.${team}`) })}>
     <h2 class="row"><${TeamBadge} team=${team} /> ${t("watch.transmission")}</h2>
-    <p class="muted small">🔑 ${seatName(room, tr.encryptor)} · 🎯 ${seatName(room, tr.decider)}</p>
+    <p class="muted small row">
+      <span><${RoleIcon} role="encryptor" /> ${seatName(room, tr.encryptor)}</span>
+      <span><${RoleIcon} role="decider" /> ${seatName(room, tr.decider)}</span>
+    </p>
     ${tr.clues
       ? html`<ol class="clue-list">${tr.clues.map((c) => html`<li class="clue">${c || t("clue.blank")}</li>`)}</ol>`
       : html`<p class="waiting">
@@ -132,9 +139,12 @@ export function DecryptoTable({ state }) {
         <h1 class="row">${t("round.label", { n: view.round })} <span class="muted small">/ ${view.max_rounds}</span></h1>
         ${team
           ? html`<p class="row my-role">
-              <${TeamBadge} team=${team} /> ${view.you.role && view.phase === "round" ? t(`role.${view.you.role}`) : ""}
+              <${TeamBadge} team=${team} />
+              ${view.you.role && view.phase === "round"
+                ? html`${ROLE_ICON[view.you.role] ? html`<${Icon} name=${ROLE_ICON[view.you.role]} />` : null} ${t(`role.${view.you.role}`)}`
+                : ""}
             </p>`
-          : html`<p class="row my-role">👁 ${t("role.spectator")}</p>`}
+          : html`<p class="row my-role"><${Icon} name="eye" /> ${t("role.spectator")}</p>`}
       </div>
       <${RoundTracker} round=${view.round} max=${view.max_rounds} over=${view.phase === "over"} />
       <${TeamLines} view=${view} room=${room} />

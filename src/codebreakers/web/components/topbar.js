@@ -7,10 +7,11 @@ import { html } from "../html.js";
 import { t, LANGUAGES } from "../i18n.js";
 import { navigate } from "../router.js";
 import { THEMES } from "../theme.js";
+import { Icon } from "./common.js";
 
 export function TopBar({ state, onLang, onTheme, onMute, onRules }) {
   return html`<header class="topbar">
-    <a class="brand" href="/" onClick=${(e) => { e.preventDefault(); navigate("/"); }}>🔐 Codebreakers</a>
+    <a class="brand" href="/" onClick=${(e) => { e.preventDefault(); navigate("/"); }}><${Icon} name="lock-keyhole" /> Codebreakers</a>
     ${state.room ? html`<span class="code-tag" title=${t("lobby.code")}>${state.room.code}</span>` : null}
     <button class="ghost" onClick=${onRules} aria-label=${t("rules.open")} title=${t("rules.open")}>?</button>
     <label class="visually-hidden" for="lang-select">${t("top.language")}</label>
@@ -23,7 +24,7 @@ export function TopBar({ state, onLang, onTheme, onMute, onRules }) {
     </select>
     <button class="ghost" aria-pressed=${state.muted ? "true" : "false"} onClick=${onMute}
       aria-label=${state.muted ? t("top.unmute") : t("top.mute")} title=${state.muted ? t("top.unmute") : t("top.mute")}>
-      ${state.muted ? "🔇" : "🔔"}
+      <${Icon} name=${state.muted ? "bell-off" : "bell"} />
     </button>
   </header>`;
 }

@@ -9,7 +9,9 @@ import { seatName } from "../common.js";
 import { Code, Keys } from "./pegs.js";
 
 function Comparison({ attempt, pegs }) {
-  return html`<div class="mm-compare-wrap"><table class="mm-compare">
+  // Scrolls sideways on a phone: focusable (and named) so the keyboard can scroll it too.
+  return html`<div class="mm-compare-wrap" tabindex="0" role="region" aria-label=${t("mm.compare_caption")}
+    ><table class="mm-compare">
     <caption class="visually-hidden">${t("mm.compare_caption")}</caption>
     <thead><tr>
       <th scope="col">#</th><th scope="col">${t("mm.compare_guess")}</th>

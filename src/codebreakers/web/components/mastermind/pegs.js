@@ -6,7 +6,7 @@
 import { html } from "../../html.js";
 import { t } from "../../i18n.js";
 
-const SHAPES = ["●", "▲", "■", "◆", "★", "✚", "⬟", "▼", "◗", "✖"];
+const SHAPES = ["●", "▲", "■", "◆", "✦", "✚", "⬟", "▼", "◗", "✕"];
 
 /** The key that enters colour `c` (0-based): "1".."9", then "0" for the tenth. */
 export const colourKey = (c) => String((c + 1) % 10);

@@ -8,7 +8,7 @@ import { html } from "../../html.js";
 import { t } from "../../i18n.js";
 import { act } from "../../net.js";
 import { Chats } from "../chat.js";
-import { ConnectionDot, seatName } from "../common.js";
+import { ConnectionDot, Icon, seatName } from "../common.js";
 import { MarkPanel, PegEntry } from "./entry.js";
 import { History } from "./history.js";
 import { Code, Keys } from "./pegs.js";
@@ -19,7 +19,7 @@ export function myTask(view) {
   return (seat && view.waiting_for.find((w) => w.seat === seat)?.task) || null;
 }
 
-const ROLE_ICON = { maker: "🔒", breaker: "🔍" };
+const ROLE_ICON = { maker: "lock", breaker: "search" };
 
 function Scores({ view, room, me }) {
   const cur = view.current;
@@ -32,8 +32,8 @@ function Scores({ view, room, me }) {
       return html`<div class="mm-score ${seat === me ? "mine" : ""}">
         <span class="player-name">${p ? html`<${ConnectionDot} seat=${p} />` : null}
           <strong>${seat === me ? t("mm.you") : seatName(room, seat)}</strong>
-          ${p?.kind === "bot" ? html`<span class="tag">🤖</span>` : null}</span>
-        ${role ? html`<span class="mm-role">${ROLE_ICON[role]} ${t(`mm.role_${role}`)}</span>` : null}
+          ${p?.kind === "bot" ? html`<span class="tag"><${Icon} name="bot" label=${t("conn.bot")} /></span>` : null}</span>
+        ${role ? html`<span class="mm-role"><${Icon} name=${ROLE_ICON[role]} /> ${t(`mm.role_${role}`)}</span>` : null}
         <span class="mm-tally">${t("mm.score", { rounds: rounds_won, points })}</span>
       </div>`;
     })}
@@ -46,7 +46,7 @@ function Waiting({ view, room }) {
   if (!view.waiting_for.length) return null;
   return html`<div class="waiting-for ${mine ? "your-move" : ""}" role="status">
     ${mine
-      ? html`<strong class="your-turn">▶ ${t(`mm.task_yours_${mine}`)}</strong>`
+      ? html`<strong class="your-turn"><${Icon} name="play" /> ${t(`mm.task_yours_${mine}`)}</strong>`
       : view.waiting_for.map((w) => html`<span class="muted">${t(`mm.task_${w.task}`, { name: w.seat === seat ? t("mm.you") : seatName(room, w.seat) })}</span>`)}
   </div>`;
 }
@@ -97,7 +97,7 @@ function Outcome({ view, room, me }) {
   const winner = o.winner ? view.teams[o.winner].seat : null;
   const text = !winner ? t("mm.draw") : winner === me ? t("mm.you_win") : t("mm.wins", { name: seatName(room, winner) });
   return html`<section class="card mm-outcome" role="status">
-    <h2>🏁 ${text}</h2>
+    <h2><${Icon} name="flag" /> ${text}</h2>
     <p class="muted">${t(`mm.reason_${o.reason}`)}</p>
   </section>`;
 }
@@ -113,7 +113,7 @@ function Task({ view, task }) {
   if (task === "set_code") {
     return html`<${PegEntry} pegs=${pegs} colours=${colours} title=${t("mm.code_title")}
       submitLabel=${t("mm.code_send")} onSubmit=${(code) => send({ type: "set_code", code })}
-      extra=${html`<button type="button" class="mm-random" onClick=${() => send({ type: "set_code", random: true })}>🎲 ${t("mm.code_random")}</button>`} />`;
+      extra=${html`<button type="button" class="mm-random" onClick=${() => send({ type: "set_code", random: true })}><${Icon} name="dices" /> ${t("mm.code_random")}</button>`} />`;
   }
   if (task === "mark") {
     return html`<${MarkPanel} pegs=${pegs} row=${cur.rows.length} code=${cur.code} guess=${cur.rows[cur.rows.length - 1].guess}
@@ -135,7 +135,7 @@ export function MastermindTable({ state }) {
       <div class="spread">
         <h1 class="row">${cur ? t("mm.round_of", { n: cur.round, of: view.options.rounds }) : t("mm.match_over")}
           ${cur?.replay ? html`<span class="tag">${t("mm.replay_n", { n: cur.replay })}</span>` : null}</h1>
-        <p class="row my-role">${me ? (view.you.role ? `${ROLE_ICON[view.you.role]} ${t(`mm.you_are_${view.you.role}`)}` : "") : `👁 ${t("role.spectator")}`}</p>
+        <p class="row my-role">${me ? (view.you.role ? html`<${Icon} name=${ROLE_ICON[view.you.role]} /> ${t(`mm.you_are_${view.you.role}`)}` : "") : html`<${Icon} name="eye" /> ${t("role.spectator")}`}</p>
       </div>
       <${Scores} view=${view} room=${room} me=${me} />
       <${Waiting} view=${view} room=${room} />
