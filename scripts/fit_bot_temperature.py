@@ -21,8 +21,8 @@ import sys
 
 import numpy as np
 
+from codebreakers.bots.closeness import keyword_table
 from codebreakers.bots.codes import code_position, code_scores, softmax
-from codebreakers.bots.decoder import keyword_table
 from codebreakers.bots.encryptor import choose_clues
 from codebreakers.bots.interceptor import EnemyModel
 from codebreakers.bots.levels import LEVELS
@@ -61,11 +61,13 @@ def collect(games: int, seed: int) -> dict[str, list[tuple[np.ndarray, int]]]:
                     )
                 vectors = lex.embed(clues)
                 truth = code_position(code)
-                data["own"].append((code_scores(keyword_table(lex, keywords, vectors)), truth))
+                data["own"].append(
+                    (code_scores(keyword_table(lex, keywords, clues, vectors)), truth)
+                )
                 if rnd > 1:
                     for name, use_pool in (("history", False), ("pool", True)):
                         model = EnemyModel(lex, history, use_pool, others)
-                        data[name].append((code_scores(model.table(vectors)), truth))
+                        data[name].append((code_scores(model.table(clues, vectors)), truth))
                 used += clues
                 for clue, digit in zip(clues, code, strict=True):
                     history[digit].append(clue)

@@ -1,14 +1,23 @@
 """Writing a transmission: three clues our teammates read right and the enemy can't place.
 
-For each digit of the code the bot shortlists vocabulary words close to that keyword and
-clearly closer to it than to our other three keywords, that obey every clue rule (rules.py),
-and that are not a form of a clue already given. Then it scores every combination of the three
-shortlists at once (48 words per slot at the hard level: 110,592 transmissions x 24 codes):
+For each digit of the code the bot shortlists candidates for that keyword:
+- first the keyword's associations (associations.py, every sense): what people say for it,
+  so a person reads them. Each must obey every clue rule (rules.py: not used, no engine
+  warning, no form of any of our keywords or of a clue given so far, not within the
+  translation cosine of a keyword) and point clearly at its keyword: its score for it
+  (closeness.py: the embedding and the association lexicon) must lead its score for each of
+  our other keywords. They are ranked by grade and by that lead;
+- only when a keyword has fewer than MIN_ASSOCIATIONS usable ones (a host's custom word no
+  lexicon holds, or a late round that used them up), vocabulary words fill the shortlist:
+  words close to the keyword and clearly closer to it than to the other three, common enough
+  to read (a small bonus per Zipf unit).
+Then it scores every combination of the three shortlists at once (48 per slot at the hard
+level: up to 110,592 transmissions x 24 codes):
 - our teammates' reading (decoder.py): the true code must lead every other code by the
   level's margin, and its calibrated probability counts in favour;
 - the enemy's reading (interceptor.py) from our public clue history: the chance it intercepts
   counts against, weighted by the level's defence (no interception in round 1);
-- closeness to the keywords and common words, a little: clues should feel natural to people.
+- naturalness: the association's grade (or the word's frequency), and a little closeness.
 It picks among the near-best with the level's softness, then decodes the chosen clues as its
 teammates will, as a last check.
 
@@ -21,56 +30,136 @@ the other codes, which never exceeds their true maximum's lead by more than 0.01
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
+from codebreakers.bots.associations import Association
+from codebreakers.bots.closeness import embedding_table, keyword_table
 from codebreakers.bots.codes import CODE_INDEX, code_position
-from codebreakers.bots.decoder import DECODE_TEMPERATURE, decode, keyword_table
+from codebreakers.bots.decoder import DECODE_TEMPERATURE, decode
 from codebreakers.bots.interceptor import EnemyModel, History
 from codebreakers.bots.levels import Level
 from codebreakers.bots.lexicon import Lexicon
 from codebreakers.bots.rules import BOT_MAX_COSINE, bot_may_give, used_keys
 from codebreakers.bots.wordforms import same_root
+from codebreakers.games.decrypto.words.folding import fold
 
 NATURALNESS = 0.1
-# Per Zipf unit (10x more frequent): people read "snow" faster than "perennial".
+# Per grade of an association: a person reads a grade-3 association ("keys" for piano) at
+# once, a grade-1 one ("lid") takes a good player.
+GRADE_WEIGHT = 0.06
+# Per Zipf unit (10x more frequent) of a vocabulary word: "snow" reads faster than "perennial".
 FAMILIARITY = 0.02
+# A vocabulary word ranks below every association: it is what embeddings say, not people.
+VOCABULARY_PENALTY = 0.3
+# Fewer usable associations than this for a keyword, and vocabulary words fill the shortlist.
+MIN_ASSOCIATIONS = 4
 MARGIN_TEMPERATURE = 0.005
-# How many more words than needed to look at per slot before the string-level rule checks.
+# How many more vocabulary words than needed to look at per slot before the rule checks.
 _SHORTLIST_FACTOR = 4
 
 
-def _shortlist(
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A possible clue for one slot, and why it is a candidate."""
+
+    text: str
+    vector: np.ndarray
+    prior: float  # naturalness from its source (grade, or frequency)
+    association: Association | None  # its lexicon entry; None: a vocabulary word
+
+
+def _fits_rules(
+    text: str, keywords: Sequence[str], keys: frozenset[str], used: Sequence[str]
+) -> bool:
+    return bot_may_give(text, keywords, keys) and not any(same_root(text, u) for u in used)
+
+
+def _association_candidates(
     lex: Lexicon,
-    table: np.ndarray,
-    raw: np.ndarray,
     target: int,
     keywords: Sequence[str],
     used: Sequence[str],
     level: Level,
     rng: np.random.Generator,
-) -> list[int]:
-    """Vocabulary rows fit to point at keyword index `target`, best first."""
+) -> list[Candidate]:
+    """The target keyword's usable associations, best first."""
+    associations = lex.assoc.of(keywords[target])
+    keys = used_keys(used)
+    seen: set[str] = set()
+    picked = []
+    for i, a in enumerate(associations):
+        if fold(a.text) in seen or not _fits_rules(a.text, keywords, keys, used):
+            continue
+        seen.add(fold(a.text))
+        picked.append(i)
+    if not picked:
+        return []
+    texts = [associations[i].text for i in picked]
+    vectors = lex.assoc.vectors(keywords[target])[picked]
+    raw = vectors @ lex.embed(keywords).T
+    table = keyword_table(lex, keywords, texts, vectors)
+    lead = table[:, target] - np.delete(table, target, axis=1).max(axis=1)
+    grades = np.array([associations[i].grade for i in picked], dtype=np.float32)
+    fit = GRADE_WEIGHT * grades + table[:, target] + lead
+    fit = np.where((raw.max(axis=1) < BOT_MAX_COSINE) & (lead > 0.0), fit, -np.inf)
+    if level.read_noise > 0.0:
+        fit = fit + level.read_noise * rng.gumbel(size=fit.shape)
+    order = [int(r) for r in np.argsort(-fit) if np.isfinite(fit[r])][: level.candidates]
+    return [
+        Candidate(texts[r], vectors[r], GRADE_WEIGHT * grades[r], associations[picked[r]])
+        for r in order
+    ]
+
+
+def _vocabulary_candidates(
+    lex: Lexicon,
+    target: int,
+    keywords: Sequence[str],
+    used: Sequence[str],
+    level: Level,
+    rng: np.random.Generator,
+    count: int,
+    taken: set[str],
+) -> list[Candidate]:
+    """Vocabulary words fit to point at keyword index `target`, best first."""
+    vocab = lex.vocab
+    table = embedding_table(lex, keywords, vocab.vectors)
+    raw = vocab.vectors @ lex.embed(keywords).T
     others = np.delete(table, target, axis=1).max(axis=1)
-    fit = table[:, target] + (table[:, target] - others) + FAMILIARITY * lex.vocab.zipf
+    fit = table[:, target] + (table[:, target] - others) + FAMILIARITY * vocab.zipf
     fit = np.where(raw.max(axis=1) < BOT_MAX_COSINE, fit, -np.inf)
     if level.read_noise > 0.0:
         fit = fit + level.read_noise * rng.gumbel(size=fit.shape)
     keys = used_keys(used)
-    order = np.argsort(-fit)[: level.candidates * _SHORTLIST_FACTOR]
-    rows: list[int] = []
-    for row in order:
-        if not np.isfinite(fit[row]):
+    out: list[Candidate] = []
+    for row in np.argsort(-fit)[: count * _SHORTLIST_FACTOR]:
+        word = vocab.words[row]
+        if not np.isfinite(fit[row]) or len(out) == count:
             break
-        word = lex.vocab.words[row]
-        if not bot_may_give(word, keywords, keys):
+        if fold(word) in taken or not _fits_rules(word, keywords, keys, used):
             continue
-        if any(same_root(word, clue) for clue in used):
-            continue
-        rows.append(int(row))
-        if len(rows) == level.candidates:
-            break
-    return rows
+        prior = FAMILIARITY * float(vocab.zipf[row]) - VOCABULARY_PENALTY
+        out.append(Candidate(word, vocab.vectors[row], prior, None))
+    return out
+
+
+def shortlist(
+    lex: Lexicon,
+    target: int,
+    keywords: Sequence[str],
+    used: Sequence[str],
+    level: Level,
+    rng: np.random.Generator,
+) -> list[Candidate]:
+    """The candidates for a slot pointing at keyword index `target`: associations first."""
+    found = _association_candidates(lex, target, keywords, used, level, rng)
+    if len(found) < MIN_ASSOCIATIONS:
+        taken = {fold(c.text) for c in found}
+        need = level.candidates - len(found)
+        found += _vocabulary_candidates(lex, target, keywords, used, level, rng, need, taken)
+    return found
 
 
 def _slot_parts(slot_tables: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -111,27 +200,83 @@ def _chance(parts: Sequence[np.ndarray], truth: int, temperature: float) -> np.n
 
 
 def _interception_chance(
-    lex: Lexicon, history: History, slot_vectors: Sequence[np.ndarray], truth: int, level: Level
+    lex: Lexicon,
+    history: History,
+    slots: Sequence[list[Candidate]],
+    truth: int,
+    level: Level,
 ) -> np.ndarray:
     """The chance the enemy reads the true code, under the worst of the enemy models we guard
     against: history only, and also with the keyword pool at the hard level."""
-    worst = np.zeros((len(slot_vectors[0]), len(slot_vectors[1]), len(slot_vectors[2])))
+    worst = np.zeros(tuple(len(s) for s in slots))
     for use_pool in (False, True) if level.use_pool else (False,):
         model = EnemyModel(lex, history, use_pool)
-        parts = _slot_parts([model.table(vectors) for vectors in slot_vectors])
+        parts = _slot_parts(
+            [model.table([c.text for c in s], np.stack([c.vector for c in s])) for s in slots]
+        )
         worst = np.maximum(worst, _chance(parts, truth, model.temperature))
     return worst
 
 
-def _distinct(shortlists: Sequence[list[int]]) -> np.ndarray:
+def _distinct(slots: Sequence[list[Candidate]]) -> np.ndarray:
     """(K0, K1, K2) whether the three clues of a combination are three different words."""
-    distinct = np.ones(tuple(len(rows) for rows in shortlists), dtype=bool)
+    keys = [np.array([fold(c.text) for c in s]) for s in slots]
+    distinct = np.ones(tuple(len(k) for k in keys), dtype=bool)
     for a, b in ((0, 1), (0, 2), (1, 2)):
-        same = np.equal.outer(np.array(shortlists[a]), np.array(shortlists[b]))
+        same = np.equal.outer(keys[a], keys[b])
         shape = [1, 1, 1]
         shape[a], shape[b] = same.shape
         distinct &= ~same.reshape(shape)
     return distinct
+
+
+def choose_transmission(
+    lex: Lexicon,
+    keywords: Sequence[str],
+    code: Sequence[int],
+    history: History,
+    used: Sequence[str],
+    level: Level,
+    rng: np.random.Generator,
+    intercepted: bool,
+) -> list[Candidate]:
+    """Three clues for `code` (digits 1-4), each with why it was a candidate. `history`: our
+    revealed clues by number; `used`: every clue given in the game; `intercepted`: whether
+    the enemy will try."""
+    slots = [shortlist(lex, digit - 1, keywords, used, level, rng) for digit in code]
+    if any(not s for s in slots):
+        raise RuntimeError("no clue candidates left for a keyword")
+    truth = code_position(code)
+    tables = [
+        keyword_table(lex, keywords, [c.text for c in s], np.stack([c.vector for c in s]))
+        for s in slots
+    ]
+    own = _slot_parts(tables)
+    margin = _true_score(own, truth) - MARGIN_TEMPERATURE * _log_partition(
+        own, MARGIN_TEMPERATURE, skip=truth
+    )
+    utility = _chance(own, truth, DECODE_TEMPERATURE)
+    if intercepted and level.defence > 0.0:
+        utility = utility - level.defence * _interception_chance(lex, history, slots, truth, level)
+    natural = [
+        NATURALNESS * t[:, digit - 1] + np.array([c.prior for c in s])
+        for s, t, digit in zip(slots, tables, code, strict=True)
+    ]
+    utility = utility + (
+        natural[0][:, None, None] + natural[1][None, :, None] + natural[2][None, None, :]
+    )
+    distinct = _distinct(slots)
+    feasible = distinct & (margin >= level.margin)
+    if not feasible.any():
+        utility, feasible = margin, distinct
+    flat = np.where(feasible, utility, -np.inf).ravel()
+    weights = np.exp((flat - flat.max()) / level.pick_temperature)
+    pick = np.unravel_index(rng.choice(flat.size, p=weights / weights.sum()), margin.shape)
+    chosen = [s[i] for s, i in zip(slots, pick, strict=True)]
+    if decode(lex, keywords, [c.text for c in chosen]).code != list(code):
+        best = np.unravel_index(int(np.argmax(np.where(distinct, margin, -np.inf))), margin.shape)
+        chosen = [s[i] for s, i in zip(slots, best, strict=True)]
+    return chosen
 
 
 def choose_clues(
@@ -144,43 +289,6 @@ def choose_clues(
     rng: np.random.Generator,
     intercepted: bool,
 ) -> list[str]:
-    """Three clues for `code` (digits 1-4). `history`: our revealed clues by number;
-    `used`: every clue given in the game; `intercepted`: whether the enemy will try."""
-    vocab = lex.vocab
-    table = keyword_table(lex, keywords, vocab.vectors)
-    raw = vocab.vectors @ lex.embed(keywords).T
-    shortlists = [
-        _shortlist(lex, table, raw, digit - 1, keywords, used, level, rng) for digit in code
-    ]
-    if any(not rows for rows in shortlists):
-        raise RuntimeError("no clue candidates left for a keyword")
-    truth = code_position(code)
-    own = _slot_parts([table[rows] for rows in shortlists])
-    margin = _true_score(own, truth) - MARGIN_TEMPERATURE * _log_partition(
-        own, MARGIN_TEMPERATURE, skip=truth
-    )
-    utility = _chance(own, truth, DECODE_TEMPERATURE)
-    if intercepted and level.defence > 0.0:
-        slot_vectors = [vocab.vectors[rows] for rows in shortlists]
-        utility = utility - level.defence * _interception_chance(
-            lex, history, slot_vectors, truth, level
-        )
-    natural = [
-        NATURALNESS * table[rows, digit - 1] + FAMILIARITY * lex.vocab.zipf[rows]
-        for rows, digit in zip(shortlists, code, strict=True)
-    ]
-    utility = utility + (
-        natural[0][:, None, None] + natural[1][None, :, None] + natural[2][None, None, :]
-    )
-    distinct = _distinct(shortlists)
-    feasible = distinct & (margin >= level.margin)
-    if not feasible.any():
-        utility, feasible = margin, distinct
-    flat = np.where(feasible, utility, -np.inf).ravel()
-    weights = np.exp((flat - flat.max()) / level.pick_temperature)
-    pick = np.unravel_index(rng.choice(flat.size, p=weights / weights.sum()), margin.shape)
-    clues = [vocab.words[rows[i]] for rows, i in zip(shortlists, pick, strict=True)]
-    if decode(lex, keywords, clues).code != list(code):
-        best = np.unravel_index(int(np.argmax(np.where(distinct, margin, -np.inf))), margin.shape)
-        clues = [vocab.words[rows[i]] for rows, i in zip(shortlists, best, strict=True)]
-    return clues
+    """The three clue texts of `choose_transmission`."""
+    chosen = choose_transmission(lex, keywords, code, history, used, level, rng, intercepted)
+    return [c.text for c in chosen]

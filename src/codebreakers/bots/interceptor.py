@@ -8,8 +8,10 @@ Two ways to score "clue i belongs to number k":
 - history only (easy, normal): mean cosine with k's past clues, minus the cosine of unrelated
   words, so a clue like none of the known columns drifts to a number with no history yet;
 - with the keyword pool (hard): a posterior over which pool word is keyword k, given its past
-  clues; the clue's score is its expected closeness to that keyword. With no history the
-  posterior is flat, which scores every clue the same for that number.
+  clues; the clue's score is its expected closeness to that keyword, by the embedding and the
+  pool words' associations (closeness.py), as an experienced player who knows what people
+  say for each pool word. With no history the posterior is flat, which scores every clue the
+  same for that number.
 The encryptor uses the same model from the enemy's side to keep its own clues hard to place.
 """
 
@@ -19,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from codebreakers.bots.closeness import pool_association_table
 from codebreakers.bots.codes import code_scores
 from codebreakers.bots.decoder import Reading, read
 from codebreakers.bots.lexicon import Lexicon
@@ -57,19 +60,22 @@ class EnemyModel:
         for k, clues in enumerate(self._columns):
             fit = np.zeros(len(pool.words), dtype=np.float32)
             if clues:
-                fit += (self._lex.embed(clues) @ pool.vectors.T).sum(axis=0)
-                fit -= len(clues) * pool.background
+                fit += self._pool_closeness(clues, self._lex.embed(clues)).sum(axis=0)
             fit = np.where(allowed, fit / POOL_TEMPERATURE, -np.inf)
             weights = np.exp(fit - fit.max())
             posterior[k] = weights / weights.sum()
         return posterior
 
-    def table(self, clue_vectors: np.ndarray) -> np.ndarray:
-        """(n_clues, 4) scores of each clue for each keyword number."""
+    def _pool_closeness(self, texts: Sequence[str], vectors: np.ndarray) -> np.ndarray:
+        """(n, P) each clue's closeness to every pool word."""
+        pool = self._lex.pool
+        closeness = vectors @ pool.vectors.T - pool.background[None, :]
+        return closeness + pool_association_table(self._lex, texts, vectors)
+
+    def table(self, texts: Sequence[str], clue_vectors: np.ndarray) -> np.ndarray:
+        """(n_clues, 4) scores of each clue (text and unit vector) for each keyword number."""
         if self._posterior is not None:
-            pool = self._lex.pool
-            closeness = clue_vectors @ pool.vectors.T - pool.background[None, :]
-            return closeness @ self._posterior.T
+            return self._pool_closeness(texts, clue_vectors) @ self._posterior.T
         table = np.zeros((len(clue_vectors), 4), dtype=np.float32)
         for k, clues in enumerate(self._columns):
             if clues:
@@ -89,4 +95,5 @@ def intercept(
 ) -> Reading:
     """Our guess at the enemy's code (own keywords are never the enemy's: out of the pool)."""
     model = EnemyModel(lex, history, use_pool, own_keywords)
-    return read(code_scores(model.table(lex.embed(clues))), model.temperature, noise, rng)
+    table = model.table(clues, lex.embed(clues))
+    return read(code_scores(table), model.temperature, noise, rng)

@@ -1,9 +1,11 @@
 """The tie-break: naming the enemy's four keywords from their clues, and judging their guesses.
 
-A keyword is guessed as the word that sits closest to all of its revealed clues at once: a word
-of the room's keyword pool when the pool is known (keywords are dealt from it), otherwise of
-the clue vocabulary. A guess at our own keywords that misses the spelling but is a form or a
-near translation of the keyword ("oceans", "sea" for "ocean") is a near miss a fair owner accepts.
+A keyword is guessed as the word that fits all of its revealed clues at once: a word of the
+room's keyword pool when the pool is known (keywords are dealt from it), scored as every seat
+scores a clue (closeness.py: the embedding and the word's associations; the pool-wide
+approximation ranks, the exact score decides among the best few), otherwise a word of the
+clue vocabulary. A guess at our own keywords that misses the spelling but is a form or a near
+translation of the keyword ("oceans", "sea" for "ocean") is a near miss a fair owner accepts.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from codebreakers.bots.closeness import keyword_table, pool_association_table
 from codebreakers.bots.interceptor import History
 from codebreakers.bots.lexicon import Lexicon
 from codebreakers.bots.wordforms import same_root
@@ -21,23 +24,44 @@ from codebreakers.games.decrypto.words.folding import fold
 NEAR_MISS_COSINE = 0.80
 
 
+# How many of the best pool words by the pool-wide score get the exact score.
+_RESCORED = 12
+
+
+def _pool_fit(lex: Lexicon, clues: list[str]) -> np.ndarray:
+    """(P,) how well each pool word fits all of a number's clues."""
+    pool = lex.pool
+    if not clues:
+        return -pool.background.copy()
+    vectors = lex.embed(clues)
+    closeness = vectors @ pool.vectors.T - pool.background[None, :]
+    fit = (closeness + pool_association_table(lex, clues, vectors)).sum(axis=0)
+    best = np.argsort(-fit)[:_RESCORED]
+    exact = keyword_table(lex, [pool.words[int(i)] for i in best], clues, vectors).sum(axis=0)
+    # The exact scores rank the best few above every other word, among themselves by exact fit.
+    fit[best] = fit.max() + 1.0 + exact - exact.min()
+    return fit
+
+
+def _vocabulary_fit(lex: Lexicon, clues: list[str]) -> np.ndarray:
+    vocab = lex.vocab
+    background = vocab.background(vocab.vectors)
+    if not clues:
+        return -background
+    return (lex.embed(clues) @ vocab.vectors.T).sum(axis=0) - len(clues) * background
+
+
 def guess_keywords(
     lex: Lexicon, history: History, own_keywords: Sequence[str], use_pool: bool
 ) -> list[str]:
     """One guess per enemy keyword number, never one of our keywords or the same word twice."""
-    if use_pool and lex.pool.words:
-        words, vectors, background = lex.pool.words, lex.pool.vectors, lex.pool.background
-    else:
-        vocab = lex.vocab
-        words, vectors, background = vocab.words, vocab.vectors, vocab.background(vocab.vectors)
+    in_pool = use_pool and bool(lex.pool.words)
+    words = lex.pool.words if in_pool else lex.vocab.words
     banned = {fold(w) for w in own_keywords}
     guesses: list[str] = []
     for number in range(1, 5):
         clues = list(history.get(number, ()))
-        if clues:
-            fit = (lex.embed(clues) @ vectors.T).sum(axis=0) - len(clues) * background
-        else:
-            fit = -background.copy()
+        fit = _pool_fit(lex, clues) if in_pool else _vocabulary_fit(lex, clues)
         for row in np.argsort(-fit):
             word = words[int(row)]
             if fold(word) in banned or any(same_root(word, clue) for clue in clues):
