@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Any, TypeVar, cast
+from typing import Annotated, Any, TypeVar, cast
 
 import msgspec
 from starlette.requests import Request
@@ -31,6 +31,7 @@ from codebreakers.server.http_routes import (
 )
 from codebreakers.server.hub import RoomHub
 from codebreakers.server.node import Node
+from codebreakers.server.tokens import token_hash
 
 JSON = dict[str, Any]
 T = TypeVar("T")
@@ -44,10 +45,21 @@ class PlayNow(msgspec.Struct, forbid_unknown_fields=True):
     lang: str = "en"
 
 
+MAX_HELD = 32
+
+
+class Held(msgspec.Struct, forbid_unknown_fields=True):
+    """A seat the browser already holds: a room code and that room's seat token."""
+
+    code: Annotated[str, msgspec.Meta(max_length=16)]
+    token: Annotated[str, msgspec.Meta(max_length=64)]
+
+
 class QuickJoin(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     lang: str = "en"
     game: str = QUICK_GAME
+    held: Annotated[list[Held], msgspec.Meta(max_length=MAX_HELD)] = []
 
 
 class _Seat:
@@ -107,6 +119,19 @@ def closest_to_start(rows: list[Any], game: str) -> Any | None:
     return best[1] if best else None
 
 
+def already_seated(rows: list[Any], held: list[Held]) -> tuple[Any, str, str] | None:
+    """(room row, player id, token) of a waiting room among `rows` where one of the browser's
+    seat tokens still names a player: quick join takes the visitor back there instead of
+    joining it a second time."""
+    by_code = {row.code: row for row in rows}
+    for seat in held:
+        row = by_code.get(seat.code.upper())
+        pid = rooms.player_for_token(row.data, token_hash(seat.token)) if row else None
+        if pid is not None:
+            return row, pid, seat.token
+    return None
+
+
 async def join_as(hub: RoomHub, name: str) -> tuple[str, str]:
     """Join `name` to the room as a browser's `join` would; returns (player id, seat token)."""
     seat = _Seat()
@@ -164,13 +189,18 @@ def routes(node: Node) -> list[Route]:
             options = options_for(node, asked.game, asked.lang)
             async with quick_lock:  # the next visitor sees this one seated: no twin rooms
                 rows = await node.ports.store.list_rooms(public=True, waiting=True, limit=50)
-                found = closest_to_start(rows, asked.game)
+                rows = [row for row in rows if row.data["game"] == asked.game]
+                mine = already_seated(rows, asked.held)
+                found = mine[0] if mine else closest_to_start(rows, asked.game)
                 hub = await node.hub(found.code) if found is not None else None
                 created = hub is None
                 if hub is None:
                     node.ip_guard.new_room(client_address(request))
                     hub = await node.create_room(asked.game, options, True, base_url(request))
-                pid, token = await join_as(hub, asked.name)
+                if mine and hub.code == mine[0].code:
+                    pid, token = mine[1], mine[2]
+                else:
+                    pid, token = await join_as(hub, asked.name)
         except Refused as refused:
             return error_response(refused)
         await hub.publish()

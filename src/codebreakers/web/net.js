@@ -31,6 +31,17 @@ const pending = new Map(); // id -> {frame, resolve, quiet}
 
 const tokenKey = (code) => `cb.token.${code}`;
 export const savedToken = (code) => localStorage.getItem(tokenKey(code));
+const MAX_HELD = 32; // the server reads at most this many (server/quickplay.py)
+
+/** The seats this browser holds, one per room, so quick join can find the one it would pick. */
+export function heldSeats() {
+  const held = [];
+  for (let i = 0; i < localStorage.length && held.length < MAX_HELD; i++) {
+    const key = localStorage.key(i);
+    if (key.startsWith("cb.token.")) held.push({ code: key.slice(9), token: localStorage.getItem(key) });
+  }
+  return held;
+}
 
 /** Forgets everything about the room this tab was in. */
 function forgetRoom() {

@@ -3,12 +3,14 @@
  * once), "Play Mastermind" (a solo match against the computer) and "Quick join" (the public
  * room closest to starting). The server seats the visitor and answers with its seat token,
  * which is kept like the one a `joined` frame gives, so the room page opens already seated.
+ * Quick join sends the seats this browser already holds, so pressed twice it finds the visitor
+ * in the room it picked instead of seating a second copy there.
  * Also the lobby's offer to fill the empty seats with bots, shown to the host after a wait.
  */
 import { html, useEffect, useState } from "../html.js";
 import { t, errorText } from "../i18n.js";
 import { navigate } from "../router.js";
-import { send } from "../net.js";
+import { heldSeats, send } from "../net.js";
 import { toast } from "../store.js";
 import { Icon } from "./common.js";
 
@@ -65,7 +67,7 @@ export function QuickStart() {
       <button class="play-mastermind" disabled=${busy}
         onClick=${() => go("/api/play-now", { game: "mastermind" })}>● ${t("playnow.mastermind")}</button>
       <button class="quick-join" disabled=${busy}
-        onClick=${() => go("/api/quick-join", {})}>⇢ ${t("playnow.quick_join")}</button>
+        onClick=${() => go("/api/quick-join", { held: heldSeats() })}>⇢ ${t("playnow.quick_join")}</button>
     </div>
   </section>`;
 }
