@@ -1,0 +1,131 @@
+"""Nothing covers what the player has to use, checked by bounding boxes in a real game.
+
+A first game (Play now: the visitor and three bots that move at once) on a fresh browser, so the
+first-game guide shows. While the visitor writes clues: on a phone the guide covers none of the
+three clue fields, and the secret code stays on screen, under no sticky bar, while each clue is
+typed; on a desktop the guide covers no field nor the team chat's Send button. When the visitor
+decides: on a phone, once a code is picked, the Lock button is on screen without scrolling past
+the last digit picked.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from e2e.bot_server import bot_server
+from e2e.server_process import ServerProcess
+from e2e.table_driver import ARTIFACTS, DESKTOP, PHONE, Player, fresh_clues
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+__all__ = ["bot_server"]  # the fixture, used by name
+
+Box = dict[str, float]
+
+
+def box(locator: Locator) -> Box:
+    found = locator.bounding_box()
+    assert found, f"{locator} is not drawn"
+    return found
+
+
+def overlap(a: Box, b: Box) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def on_screen(page: Page, b: Box) -> bool:
+    size = page.viewport_size
+    assert size
+    return b["y"] >= 0 and b["y"] + b["height"] <= size["height"] and b["x"] >= 0
+
+
+def check_writing(player: Player) -> None:
+    page = player.page
+    guide = page.locator("aside.guide")
+    expect(guide).to_be_visible()
+    fields = [page.locator(f"#clue-{i}") for i in range(3)]
+    code = page.locator("section.encryptor .secret-code .code")
+    keywords = page.locator(".keywords")
+    page.set_viewport_size(PHONE)
+    page.evaluate("window.scrollTo(0, 0)")
+    for field in fields:
+        assert not overlap(box(guide), box(field)), "the guide covers a clue field on a phone"
+    for i, field in enumerate(fields):
+        field.focus()
+        field.press_sequentially("ab")
+        assert on_screen(page, box(code)), f"the secret code is off screen while typing clue {i}"
+        assert not overlap(box(code), box(keywords)), "the keyword bar hides the secret code"
+        field.fill("")
+    player.shot(ARTIFACTS / "layout", "writing-phone", full_page=False)
+    page.set_viewport_size(DESKTOP)
+    page.evaluate("window.scrollTo(0, 0)")
+    send = page.locator(".chat-team .chat-form button[type=submit]")
+    for target in [*fields, send]:
+        target.scroll_into_view_if_needed()
+        assert not overlap(box(guide), box(target)), f"the guide covers {target} on a desktop"
+    player.shot(ARTIFACTS / "layout", "writing-desktop", full_page=False)
+
+
+def check_deciding(player: Player, team: str) -> None:
+    page = player.page
+    page.set_viewport_size(PHONE)
+    page.evaluate("window.scrollTo(0, 0)")
+    player.pick("own", team, [1, 2, 3], timeout=5_000)
+    lock = page.locator("section.board-own button.lock")
+    expect(lock).to_be_enabled()
+    # Scrolled only as far as a player must to tap the last digit: that row at the bottom edge.
+    last_row = page.locator("section.board-own .pick-row").last
+    last_row.evaluate("row => row.scrollIntoView({ block: 'end' })")
+    assert on_screen(page, box(lock)), "the Lock button is below the fold on a phone"
+    # Scrolled to the board's end, the Lock button is back in its place, under the last row.
+    page.locator("section.board-own").evaluate("b => b.scrollIntoView({ block: 'end' })")
+    assert not overlap(box(lock), box(last_row)), "the Lock button hides the last clue's digits"
+    player.shot(ARTIFACTS / "layout", "deciding-phone", full_page=False)
+
+
+def test_nothing_covers_the_players_controls(browser: Browser, bot_server: ServerProcess) -> None:
+    (ARTIFACTS / "layout").mkdir(parents=True, exist_ok=True)
+    ann = Player.open(browser, "Ann", PHONE)
+    page = ann.page
+    checked: set[str] = set()
+    used: set[str] = set()
+    try:
+        page.goto(bot_server.url)
+        page.fill("#quick-name", "Ann")
+        page.click("button.play-now")
+        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
+        expect(page.locator(".table")).to_be_visible()
+        for _ in range(600):
+            if checked == {"writing", "deciding"} or page.locator(".outcome").count():
+                break
+            if ann.is_encryptor() and page.locator("#clue-0").count():
+                if "writing" not in checked and page.locator("aside.guide").count():
+                    check_writing(ann)
+                    checked.add("writing")
+                page.set_viewport_size(PHONE)
+                ann.transmit(fresh_clues(ann.keywords(), used))
+            elif ann.can_lock("own"):
+                if "deciding" not in checked:
+                    check_deciding(ann, ann.team())
+                    checked.add("deciding")
+                ann.pick("own", ann.team(), [1, 2, 3], timeout=5_000)
+                ann.lock("own")
+                expect(page.locator("section.board-own button.lock")).to_have_count(0)
+            elif ann.can_lock("enemy"):
+                enemy = "black" if ann.team() == "white" else "white"
+                ann.pick("enemy", enemy, [1, 2, 3], timeout=5_000)
+                ann.lock("enemy")
+                expect(page.locator("section.board-enemy button.lock")).to_have_count(0)
+            else:
+                page.wait_for_timeout(100)
+        assert checked == {"writing", "deciding"}, checked
+        assert ann.errors == [], ann.errors
+    finally:
+        ann.context.close()
