@@ -4,10 +4,10 @@
  */
 import { html, useEffect, useState } from "../html.js";
 import { t, errorText, LANGUAGES } from "../i18n.js";
-import { navigate } from "../router.js";
 import { toast } from "../store.js";
 import { GAME_NAMES, gameUi } from "../games.js";
 import { QuickStart } from "./playnow.js";
+import { enterRoom } from "./lobby.js";
 
 const CODE_RE = /^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{6}$/;
 const REFRESH_MS = 5000;
@@ -38,8 +38,7 @@ function CreateRoom() {
     });
     setBusy(false);
     if (!res.ok) return toast(await httpError(res));
-    const body = await res.json();
-    navigate(`/r/${body.code}`);
+    enterRoom((await res.json()).code);
   }
   return html`<form class="card create" onSubmit=${create} aria-labelledby="create-title">
     <h2 id="create-title">${t("home.create")}</h2>
@@ -65,7 +64,7 @@ function JoinByCode() {
   const clean = code.trim().toUpperCase();
   const valid = CODE_RE.test(clean);
   return html`<form class="card join-code" aria-labelledby="joincode-title"
-    onSubmit=${(e) => { e.preventDefault(); if (valid) navigate(`/r/${clean}`); }}>
+    onSubmit=${(e) => { e.preventDefault(); if (valid) enterRoom(clean); }}>
     <h2 id="joincode-title">${t("home.join")}</h2>
     <div class="row">
       <label for="join-code" class="visually-hidden">${t("home.code")}</label>
@@ -101,7 +100,7 @@ function PublicRooms() {
         : html`<ul class="room-list">
             ${rooms.map(
               (r) => html`<li>
-                <a href=${`/r/${r.code}`} onClick=${(e) => { e.preventDefault(); navigate(`/r/${r.code}`); }}>
+                <a href=${`/r/${r.code}`} onClick=${(e) => { e.preventDefault(); enterRoom(r.code); }}>
                   <strong>${t(`game.${r.game}`)}</strong>
                   <span class="muted small">${r.options?.words && LANGUAGES[r.options.words] ? LANGUAGES[r.options.words] : ""}</span>
                   <span class="small">${t("home.room_players", { n: r.players, free: r.free_seats })}</span>

@@ -2,9 +2,10 @@
  * The room before a game: the share link with a copy button and a QR code (served by the server
  * as SVG), both teams' seats, the spectators, the options (editable by the host) and the start.
  */
-import { html, useState } from "../html.js";
+import { html, useEffect, useRef, useState } from "../html.js";
 import { t } from "../i18n.js";
 import { send } from "../net.js";
+import { navigate } from "../router.js";
 import { toast } from "../store.js";
 import { gameUi } from "../games.js";
 import { Seats, Spectators } from "./seats.js";
@@ -38,22 +39,41 @@ function Share({ room }) {
   </section>`;
 }
 
-export function JoinForm({ label }) {
-  const [name, setName] = useState(localStorage.getItem("cb.name") || "");
+const NAME_KEY = "cb.name";
+const arrivalKey = (code) => `cb.arrive.${code}`;
+
+/** Entering `code` from the home page (created, code typed, listed room): the room joins at
+ * once with the name typed there or saved before, or asks for one with the field focused. */
+export function enterRoom(code) {
+  sessionStorage.setItem(arrivalKey(code), "1");
+  navigate(`/r/${code}`);
+}
+
+export function JoinForm({ label, code }) {
+  const [name, setName] = useState(localStorage.getItem(NAME_KEY) || "");
   const [busy, setBusy] = useState(false);
-  async function submit(e) {
-    e.preventDefault();
-    const clean = name.trim();
-    if (!clean) return;
+  const input = useRef(null);
+  async function join(clean) {
     setBusy(true);
-    localStorage.setItem("cb.name", clean);
+    localStorage.setItem(NAME_KEY, clean);
     await send("join", { name: clean });
     setBusy(false);
+  }
+  useEffect(() => {
+    if (!sessionStorage.getItem(arrivalKey(code))) return;
+    sessionStorage.removeItem(arrivalKey(code));
+    if (name.trim()) join(name.trim());
+    else input.current?.focus();
+  }, [code]);
+  function submit(e) {
+    e.preventDefault();
+    const clean = name.trim();
+    if (clean) join(clean);
   }
   return html`<form class="card join-form row" onSubmit=${submit}>
     <label for="join-name" class="grow">
       <span class="label">${t("lobby.your_name")}</span>
-      <input id="join-name" value=${name} maxlength="32" autocomplete="nickname" required
+      <input id="join-name" ref=${input} value=${name} maxlength="32" autocomplete="nickname" required
         onInput=${(e) => setName(e.currentTarget.value)} />
     </label>
     <button class="primary" type="submit" disabled=${busy}>${label}</button>
@@ -85,7 +105,7 @@ export function Lobby({ room, me }) {
   return html`<div class="lobby">
     <h1 class="lobby-title">${t("lobby.title", { game: t(`game.${room.game}`) })}</h1>
     <div class="lobby-main stack">
-      ${player ? null : html`<${JoinForm} label=${t("lobby.join")} />`}
+      ${player ? null : html`<${JoinForm} label=${t("lobby.join")} code=${room.code} />`}
       ${isHost ? html`<${BotOffer} room=${room} />` : null}
       <${Seats} room=${room} me=${me} />
       ${player?.team

@@ -42,6 +42,12 @@ function enter(answer) {
 export function QuickStart() {
   const [name, setName] = useState(localStorage.getItem(NAME_KEY) || "");
   const [busy, setBusy] = useState(false);
+  // Kept as typed: creating a room or joining one by its code from this page uses it too.
+  function rememberName(value) {
+    setName(value);
+    if (value.trim()) localStorage.setItem(NAME_KEY, value.trim());
+    else localStorage.removeItem(NAME_KEY);
+  }
   async function go(path, body) {
     const clean = name.trim() || t("playnow.guest");
     if (name.trim()) localStorage.setItem(NAME_KEY, clean);
@@ -59,7 +65,7 @@ export function QuickStart() {
     <p class="muted small">${t("playnow.intro")}</p>
     <label for="quick-name"><span class="label">${t("lobby.your_name")}</span>
       <input id="quick-name" value=${name} maxlength="32" autocomplete="nickname"
-        placeholder=${t("playnow.guest")} onInput=${(e) => setName(e.currentTarget.value)} />
+        placeholder=${t("playnow.guest")} onInput=${(e) => rememberName(e.currentTarget.value)} />
     </label>
     <div class="row quick-buttons">
       <button class="primary play-now" disabled=${busy}

@@ -24,6 +24,6 @@ export function Room({ state }) {
   if (room.status === "waiting") return html`<${Lobby} room=${room} me=${joined ? you : null} />`;
   if (!view) return html`<p class="muted center-card" role="status">${t("room.connecting")}</p>`;
   const { Table } = gameUi(room.game);
-  return html`${joined ? null : html`<${JoinForm} label=${t("room.join_watch")} />`}
+  return html`${joined ? null : html`<${JoinForm} label=${t("room.join_watch")} code=${room.code} />`}
     <${Table} state=${state} />`;
 }
