@@ -65,6 +65,12 @@ def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="reverse proxies (addresses, CIDRs, comma-separated) whose X-Forwarded-For or "
         "Forwarded names the client's address; default none",
     )
+    _env_flag(p, "--metrics-port", int, "0", "serve GET /metrics on this port of its own (0: off)")
+    p.add_argument(
+        "--metrics-host",
+        default=os.environ.get("CODEBREAKERS_METRICS_HOST", "127.0.0.1"),
+        help="the address the metrics port listens on",
+    )
 
 
 def _env_flag(p: argparse.ArgumentParser, flag: str, kind: type, default: str, text: str) -> None:
@@ -88,6 +94,14 @@ def _simulate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     d.add_argument("--opponent", default=None, help="level of the Black team, or 'baseline'")
     d.add_argument("--lang", default="en", choices=["en", "fr", "ru", "ko"])
     d.add_argument("--json", action="store_true")
+    r = games.add_parser("readers", help="independent readers decode the bots' transmissions")
+    r.add_argument("--lang", default="en", choices=["en", "fr", "ru", "ko"])
+    r.add_argument("--games", type=int, default=20)
+    r.add_argument("--level", default="hard", choices=["easy", "normal", "hard"])
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--reader", default=None, choices=["e5", "glove", "fasttext-fr"])
+    r.add_argument("--human", default=None, help="also read a development-set file of people's")
+    r.add_argument("--json", action="store_true")
     m = games.add_parser("mastermind", help="the computer breaker against codes")
     m.add_argument("--pegs", type=int, default=5)
     m.add_argument("--colours", type=int, default=8)
@@ -182,6 +196,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from codebreakers.sim.decrypto import run as run_decrypto
 
         return run_decrypto(args)
+    if args.command == "simulate" and args.game == "readers":
+        from codebreakers.sim.readers import run as run_readers
+
+        return run_readers(args)
     if args.command == "simulate":
         from codebreakers.sim.mastermind import run as run_mastermind
 

@@ -62,7 +62,7 @@ def stored_actions(db: str, game_id: str) -> list[asyncpg.Record]:
 
 def metrics(node: RealServer) -> dict[str, float]:
     """Every sample of the node's /metrics, keyed by name and labels as written."""
-    answer = httpx.get(f"{node.base}/metrics", timeout=5)
+    answer = httpx.get(f"http://127.0.0.1:{node.metrics_port}/metrics", timeout=5)
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("text/plain; version=0.0.4")
     return parse_metrics(answer.text)

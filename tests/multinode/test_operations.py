@@ -10,8 +10,10 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import httpx
 import pytest
 from multinode_helpers import parse_metrics
+from real_server import free_port
 from server_harness import OPEN, Client, Table, make_ports, new_room
 from starlette.testclient import TestClient
 
@@ -24,7 +26,9 @@ from codebreakers.server.shutdown import InFlight, drain
 
 
 def test_metrics_count_messages_actions_and_sockets(tmp_path: Path) -> None:
-    with TestClient(create_app(make_ports(tmp_path / "m.db"), ServerConfig())) as http:
+    port = free_port()
+    config = ServerConfig(metrics_port=port)
+    with TestClient(create_app(make_ports(tmp_path / "m.db"), config)) as http:
         code = new_room(http)
         clients = [Client(http, code) for _ in range(4)]
         try:
@@ -38,7 +42,7 @@ def test_metrics_count_messages_actions_and_sockets(tmp_path: Path) -> None:
             table.step()
             refused = clients[0].request({"type": "act", "action": {"type": "nonsense"}})
             assert refused["type"] == "error"
-            seen = parse_metrics(http.get("/metrics").text)
+            seen = parse_metrics(httpx.get(f"http://127.0.0.1:{port}/metrics").text)
         finally:
             for client in list(OPEN):
                 client.close()
@@ -64,8 +68,9 @@ def test_metrics_show_the_collectors_passes(tmp_path: Path, monkeypatch) -> None
     for generation, seconds in ((0, 0.02), (0, 0.03), (2, 0.5)):
         stats.record(generation, seconds)
     monkeypatch.setattr(process, "COLLECTOR", stats)
-    with TestClient(create_app(make_ports(tmp_path / "m.db"), ServerConfig())) as http:
-        seen = parse_metrics(http.get("/metrics").text)
+    port = free_port()
+    with TestClient(create_app(make_ports(tmp_path / "m.db"), ServerConfig(metrics_port=port))):
+        seen = parse_metrics(httpx.get(f"http://127.0.0.1:{port}/metrics").text)
     assert seen['codebreakers_gc_collections_total{generation="0"}'] == 2
     assert seen['codebreakers_gc_collections_total{generation="2"}'] == 1
     assert seen['codebreakers_gc_seconds_total{generation="0"}'] == pytest.approx(0.05)

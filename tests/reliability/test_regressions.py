@@ -38,7 +38,7 @@ def test_deep_nesting_and_odd_types_are_refused_not_crashes(frame: str, code: st
 
 def test_deeply_nested_room_options_over_http_are_a_400(server: TestClient) -> None:
     body = '{"game":"decrypto","options":{"custom_words":' + DEEP + "}}"
-    answer = server.post("/api/rooms", content=body)
+    answer = server.post("/api/rooms", content=body, headers={"content-type": "application/json"})
     assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_message"
 
 

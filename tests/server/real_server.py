@@ -63,6 +63,7 @@ class RealServer:
         self.log = log
         self.args = args
         self.port = 0
+        self.metrics_port = 0  # GET /metrics listens here, apart from the game's port
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -74,8 +75,12 @@ class RealServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        self.port = free_port()
-        env = {**os.environ, "CODEBREAKERS_PORT": str(self.port)}
+        self.port, self.metrics_port = free_port(), free_port()
+        env = {
+            **os.environ,
+            "CODEBREAKERS_PORT": str(self.port),
+            "CODEBREAKERS_METRICS_PORT": str(self.metrics_port),
+        }
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "codebreakers.cli", "serve", "--db", self.url, *self.args],

@@ -30,9 +30,11 @@ def test_creating_rooms_and_their_errors(server: TestClient) -> None:
     def error(answer) -> tuple[int, str]:
         return answer.status_code, answer.json()["error"]["code"]
 
-    assert error(server.post("/api/rooms", content=b"{")) == (400, "bad_json")
+    json_body = {"content-type": "application/json"}
+    assert error(server.post("/api/rooms", content=b"{", headers=json_body)) == (400, "bad_json")
     huge = b'{"game": "decrypto", "options": {"x": "' + b"y" * 70_000 + b'"}}'
-    assert error(server.post("/api/rooms", content=huge)) == (413, "frame_too_large")
+    too_large = server.post("/api/rooms", content=huge, headers=json_body)
+    assert error(too_large) == (413, "frame_too_large")
     assert error(server.post("/api/rooms", json={"options": {}})) == (400, "bad_message")
     assert error(server.post("/api/rooms", json={"game": "chess"})) == (400, "unknown_game")
     bad_option = server.post("/api/rooms", json={"game": "decrypto", "options": {"x": 1}})

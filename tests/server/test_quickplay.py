@@ -79,7 +79,9 @@ def test_play_now_refuses_bad_input_and_creates_nothing(server_with) -> None:
     assert play_now(server, game="decrypto", name=" ").json()["error"]["code"] == "bad_name"
     bad = server.post("/api/play-now", json={"game": "decrypto", "name": "A", "x": 1})
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_message"
-    raw = server.post("/api/play-now", content=b"{nope")
+    raw = server.post(
+        "/api/play-now", content=b"{nope", headers={"content-type": "application/json"}
+    )
     assert raw.json()["error"]["code"] == "bad_json"
     assert play_now(server, game="decrypto", lang="xx").status_code == 201  # default pool
     node = server.app.state.node  # type: ignore[attr-defined]

@@ -1,5 +1,6 @@
 """The game servers' young-generation collector passes during the measured window, read from
-their `/metrics` (`codebreakers_gc_*`, serve's schedule); the bare endpoint has none."""
+their `/metrics` (`codebreakers_gc_*`, serve's schedule) on the metrics port each node was
+started with; the bare endpoint has none, nor a server given by `--url` (its port is unknown)."""
 
 from __future__ import annotations
 

@@ -87,6 +87,8 @@ def _measure(
     args: argparse.Namespace, urls: list[str], servers: ServerSet | None
 ) -> dict[str, Any]:
     rss_base = servers.rss() if servers else 0
+    # The game's /metrics is on each node's own metrics port: known for the servers started here.
+    scraped = servers.metrics_urls if servers and not args.bare else None
     gen = subprocess.Popen(
         _loadgen_command(args, urls), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
@@ -107,14 +109,14 @@ def _measure(
             time.monotonic(),
         )
         # After the CPU sample: a loaded server may take a while to answer.
-        gc0 = None if args.bare else collector.young_passes(urls)
+        gc0 = collector.young_passes(scraped) if scraped else None
         _read_event(gen.stdout, "done")
         cpu1, machine1, t1 = (
             servers.cpu_sample() if servers else None,
             psutil.cpu_times(),
             time.monotonic(),
         )
-        gc1 = None if args.bare else collector.young_passes(urls)
+        gc1 = collector.young_passes(scraped) if scraped else None
         if peak:
             peak.halt.set()
         result = _read_event(gen.stdout, "result")

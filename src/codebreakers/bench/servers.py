@@ -56,6 +56,7 @@ class ServerSet:
     """The server processes of one run: their URLs, and their whole process trees for sampling."""
 
     urls: list[str]
+    metrics_urls: list[str] = field(default_factory=list)  # each node's own metrics port
     procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
     logs: list[Path] = field(default_factory=list)
     _seen: dict[int, psutil.Process] = field(default_factory=dict)
@@ -116,12 +117,14 @@ class ServerSet:
         return "\n".join(out)
 
 
-def _command(bare: bool, server: str, port: int) -> list[str]:
-    """The bare endpoint, or the game through `codebreakers serve`."""
+def _command(bare: bool, server: str, port: int, metrics_port: int) -> list[str]:
+    """The bare endpoint, or the game through `codebreakers serve` (its /metrics on a port of
+    its own)."""
     at = ["--host", "127.0.0.1", "--port", str(port), "--server", server]
     if bare:
         return [sys.executable, "-m", "codebreakers.bench.asgi", "codebreakers.bench.bare:app", *at]
-    return [sys.executable, "-m", "codebreakers.cli", "serve", *at, "--log-level", "warning"]
+    cli = [sys.executable, "-m", "codebreakers.cli", "serve", *at, "--log-level", "warning"]
+    return [*cli, "--metrics-port", str(metrics_port)]
 
 
 def start_servers(
@@ -139,7 +142,11 @@ def start_servers(
     if db is None and not bare:
         db = f"sqlite:///{workdir / 'bench.db'}"
     ports = [free_port() for _ in range(nodes)]
-    servers = ServerSet(urls=[f"http://127.0.0.1:{p}" for p in ports])
+    metrics_ports = [free_port() for _ in range(nodes)]
+    servers = ServerSet(
+        urls=[f"http://127.0.0.1:{p}" for p in ports],
+        metrics_urls=[f"http://127.0.0.1:{p}" for p in metrics_ports],
+    )
     env = {**os.environ, "PYTHONUNBUFFERED": "1", **ipguard.OFF_ENV}  # players share 127.0.0.1
     if db:
         env["CODEBREAKERS_DB"] = db
@@ -147,13 +154,13 @@ def start_servers(
         env["CODEBREAKERS_REDIS"] = redis
     if push_bytes is not None:
         env[bare_endpoint.SIZE_ENV] = str(push_bytes)
-    for n, port in enumerate(ports):
+    for n, (port, metrics_port) in enumerate(zip(ports, metrics_ports, strict=True)):
         log = workdir / f"server-{n}.log"
         servers.logs.append(log)
         with log.open("wb") as out:
             servers.procs.append(
                 subprocess.Popen(
-                    _command(bare, server, port),
+                    _command(bare, server, port, metrics_port),
                     stdin=subprocess.DEVNULL,
                     stdout=out,
                     stderr=subprocess.STDOUT,

@@ -17,7 +17,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from codebreakers.server import metrics, process, quickplay, shutdown, ws
@@ -26,6 +26,7 @@ from codebreakers.server.errors import Refused
 from codebreakers.server.http_routes import WEB_DIR, error_response, routes
 from codebreakers.server.node import Node
 from codebreakers.server.proxies import ForwardedMiddleware
+from codebreakers.server.security import SecurityMiddleware
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
@@ -44,6 +45,10 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await node.start()
+        config = node.config
+        scrapes = None
+        if config.metrics_port:
+            scrapes = await metrics.serve_port(node, config.metrics_host, config.metrics_port)
         collector = None
         if node.config.tune_gc:
             process.freeze_startup()
@@ -51,6 +56,8 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
         try:
             yield
         finally:
+            if scrapes is not None:
+                scrapes.close()
             await shutdown.settle(node)
             await node.close()
             if collector is not None:
@@ -62,12 +69,12 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
         routes=[
             *routes(node),
             *quickplay.routes(node),
-            Route("/metrics", metrics.endpoint(node)),
             WebSocketRoute("/ws", partial(ws.endpoint, node)),
             Mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
         ],
         middleware=[
             Middleware(ForwardedMiddleware, proxies=node.config.trusted_proxies),
+            Middleware(SecurityMiddleware, public_url=node.config.public_url),
             Middleware(GZipMiddleware, minimum_size=512),
         ],
         exception_handlers={404: _not_found, Refused: _refused},

@@ -38,6 +38,8 @@ class ServerConfig:
     player_frames_per_s: float = 20.0  # ... and then per second
     per_ip: IpLimits = DEFAULT  # per client address (server/ipguard.py); ipguard.OFF for none
     trusted_proxies: TrustedProxies = NONE  # whose X-Forwarded-For is believed (server/proxies.py)
+    metrics_port: int = 0  # GET /metrics on a listener of its own (server/metrics.py); 0: none
+    metrics_host: str = "127.0.0.1"
     # serve: freeze the start-up objects, then collect on a clock (server/process.py)
     tune_gc: bool = False
 

@@ -13,6 +13,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         "unknown_type",
         "frame_too_large",
         "bad_origin",
+        "bad_content_type",
         "hello_first",
         "hello_twice",
         "room_not_found",

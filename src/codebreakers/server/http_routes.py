@@ -29,7 +29,9 @@ STATUS = {
     "game_not_found": 404,
     "not_found": 404,
     "bad_token": 401,
+    "bad_origin": 403,
     "frame_too_large": 413,
+    "bad_content_type": 415,
     "rate_limited": 429,
     "busy": 503,
 }

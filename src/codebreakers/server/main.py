@@ -63,6 +63,8 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         offer_bots_after_s=args.offer_bots_after,
         per_ip=ip_limits(args.per_ip_sockets, args.per_ip_frames_per_s, args.per_ip_rooms_per_min),
         trusted_proxies=TrustedProxies.parse(args.trusted_proxies),
+        metrics_port=args.metrics_port,
+        metrics_host=args.metrics_host,
         tune_gc=True,
     )
     app = create_app(ports, settings)

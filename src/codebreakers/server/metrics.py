@@ -1,5 +1,11 @@
 """What a node is doing, for Prometheus: `GET /metrics` in the text exposition format (0.0.4).
 
+Served on a port of its own (`--metrics-port`, bound to `--metrics-host`, 127.0.0.1 by default;
+off unless set), never on the game's port: the counters say how busy the site is and which
+operations fail, which is the operator's business, and a separate listener needs no proxy rule
+to hide it. The listener answers `GET /metrics` and nothing else, one request per connection,
+its head within 10 s.
+
 Hand-written rather than through `prometheus-client`: a node needs a handful of counters, one
 histogram family and gauges read at scrape time, and its own registry per node (tests run
 several nodes in one process), which is less code here than wiring the library's collectors.
@@ -12,15 +18,13 @@ games, the bus's own `stats`) is read from the node when Prometheus asks.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from bisect import bisect_left
 from collections.abc import Awaitable, Callable
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, cast
-
-from starlette.requests import Request
-from starlette.responses import Response
 
 from codebreakers.server import process
 from codebreakers.server.errors import BUSY_DETAIL, Refused
@@ -272,8 +276,31 @@ def instrument(store: Store, metrics: Metrics) -> Store:
     return cast(Store, InstrumentedStore(store, metrics))
 
 
-def endpoint(node: Node) -> Callable[[Request], Awaitable[Response]]:
-    async def metrics(request: Request) -> Response:
-        return Response(node.metrics.render(node), media_type=CONTENT_TYPE)
+HEAD_TIMEOUT_S = 10.0
+MAX_HEAD_BYTES = 8 * 1024
 
-    return metrics
+
+async def serve_port(node: Node, host: str, port: int) -> asyncio.Server:
+    """Listen for scrapes on `host:port`; the caller closes the server."""
+    return await asyncio.start_server(
+        lambda reader, writer: _answer(node, reader, writer), host, port, limit=MAX_HEAD_BYTES
+    )
+
+
+async def _answer(node: Node, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HEAD_TIMEOUT_S)
+        method, path, *_ = [*head.split(b"\r\n", 1)[0].split(b" "), b"", b""]
+        if method == b"GET" and path.partition(b"?")[0] == b"/metrics":
+            status, kind, body = b"200 OK", CONTENT_TYPE, node.metrics.render(node).encode()
+        else:
+            status, kind, body = b"404 Not Found", "text/plain", b"GET /metrics only\n"
+        writer.write(
+            b"HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n"
+            b"Connection: close\r\n\r\n%s" % (status, kind.encode(), len(body), body)
+        )
+        await writer.drain()
+    except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, OSError):
+        pass  # a broken or slow scraper: nothing to answer
+    finally:
+        writer.close()
