@@ -13,7 +13,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket
 
@@ -51,6 +50,7 @@ from codebreakers.server.messages import (
 )
 from codebreakers.server.node import Node
 from codebreakers.server.ratelimit import Bucket
+from codebreakers.server.security import same_origin
 
 log = logging.getLogger(__name__)
 
@@ -58,15 +58,10 @@ JSON = dict[str, Any]
 
 
 def origin_allowed(ws: WebSocket, public_url: str | None) -> bool:
-    """No Origin (a tool, not a browser) or the site's own: the public URL or the Host asked."""
+    """No Origin (a tool, not a browser) or the site's own: the public URL's scheme, host and
+    port, or the socket's own scheme and the Host it asked for (server/security.py)."""
     origin = ws.headers.get("origin")
-    if origin is None:
-        return True
-    if public_url:
-        own = urlsplit(public_url)
-        return origin.rstrip("/") == f"{own.scheme}://{own.netloc}"
-    got = urlsplit(origin)
-    return got.scheme in ("http", "https") and got.netloc == ws.headers.get("host")
+    return origin is None or same_origin(origin, public_url, ws.url.scheme, ws.headers.get("host"))
 
 
 async def _refuse(ws: WebSocket, code: str, detail: str, close_code: int) -> None:
