@@ -426,7 +426,7 @@ class RoomHub:
         async with self.lock:
             actor = self._actor(conn)
             seen = self._chat_ids.setdefault(actor, OrderedDict())
-            if action_id not in seen:
+            if action_id not in seen and not await self._said(actor, action_id):
                 text = chat.clean_text(text)
                 chat.store_channel(channel, rooms.team_of(self.data, actor))
                 runner = self.runner
@@ -447,6 +447,15 @@ class RoomHub:
                 while len(seen) > REMEMBERED_CHAT_IDS:
                     seen.popitem(last=False)
             conn.push(encode(Ack(action_id)))
+
+    async def _said(self, actor: str, action_id: str) -> bool:
+        """Whether the store holds the line `actor` sent with this id (acknowledged before a
+        restart, or on another node): then it is a retry, answered `ack` before any limit or
+        rule is checked, as it was applied."""
+        if await self.ports.store.find_chat(self.code, actor, action_id) is None:
+            return False
+        self._chat_ids.setdefault(actor, OrderedDict())[action_id] = None
+        return True
 
     async def _append_chat(
         self, pid: str, channel: str, text: str, client_id: str | None = None

@@ -295,10 +295,11 @@ def append_chat(
     room = {"p_room_code": room_code}
     if conn.execute(_LOCK_ROOM, room).first() is None:
         raise LookupError(f"no room {room_code!r}")
-    if client_id is not None and seat is not None:
-        retried = {**room, "p_seat": seat, "p_client_id": client_id}
-        if (stored := conn.execute(_CHAT_RETRIED, retried).first()) is not None:
-            return ChatLine(**stored._asdict())
+    retried = (
+        None if client_id is None or seat is None else find_chat(conn, room_code, seat, client_id)
+    )
+    if retried is not None:
+        return retried
     line = ChatLine(
         seq=conn.execute(_NEXT_SEQ, room).scalar_one(),
         room_code=room_code,
@@ -312,6 +313,13 @@ def append_chat(
     )
     conn.execute(_INSERT_CHAT, _values(line))
     return line
+
+
+def find_chat(conn: Db, room_code: str, seat: str, client_id: str) -> ChatLine | None:
+    """The line `seat` sent with `client_id`, if stored."""
+    params = {"p_room_code": room_code, "p_seat": seat, "p_client_id": client_id}
+    stored = conn.execute(_CHAT_RETRIED, params).first()
+    return None if stored is None else ChatLine(**stored._asdict())
 
 
 def chat_since(conn: Db, room_code: str, seq: int, limit: int) -> list[ChatLine]:

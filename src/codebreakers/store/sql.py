@@ -127,6 +127,10 @@ class SqlStore:
             queries.append_chat, room_code, game_id, channel, seat, name, text, at, client_id
         )
 
+    async def find_chat(self, room_code: str, seat: str, client_id: str) -> ChatLine | None:
+        """The line `seat` sent with `client_id`, if stored (a retry's first copy)."""
+        return await self._run.read(queries.find_chat, room_code, seat, client_id)
+
     async def chat_since(self, room_code: str, seq: int, limit: int = 500) -> list[ChatLine]:
         """Lines after `seq`, oldest first, at most `limit` of them."""
         return await self._run.read(queries.chat_since, room_code, seq, limit)
