@@ -115,6 +115,10 @@ def test_a_match_against_the_computer(browser: Browser, server_url: str) -> None
         page.set_viewport_size(PHONE)
         page.emulate_media(color_scheme="dark")
         ada.shot(folder, "over-phone-dark")
+        # Play again: the computer is always ready, so Ada's yes starts the next match.
+        page.click(".play-again .again-yes")
+        expect(page.locator(".mm-outcome")).to_have_count(0)
+        expect(page.locator(".table-head h1")).to_contain_text("1")
         assert ada.errors == [], ada.errors
     finally:
         ada.context.close()

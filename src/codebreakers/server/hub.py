@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
 RoomOp = Callable[[JSON, str], JSON]
+# rooms.start, rooms.rematch or rooms.agreed_rematch: (data, actor, game id, action id)
+Begin = Callable[[JSON, str, str, str], tuple[JSON, dict[str, list[str]]]]
 CHAT_BACKLOG = 500
 REMEMBERED_CHAT_IDS = 32
 
@@ -232,27 +234,47 @@ class RoomHub:
                 removed -= set(self.data["players"])
                 for pid in removed:
                     self._forget_player(pid)
-                self._push_room()
+                if not await self._rematch_if_due(actor, action_id):  # a seat may complete it
+                    self._push_room()
             conn.push(encode(Ack(action_id)))
 
     async def begin(self, conn: Connection, action_id: str, rematch: bool) -> None:
-        """Start the game (or a rematch): the game is stored, then the room points at it."""
+        """Start the game (or, by the host, a rematch at once): the game is stored, then the
+        room points at it."""
         async with self.lock:
             actor = self._actor(conn)
             if not rooms.seen_id(self.data, actor, action_id):
-                self.runner = await self._change(
-                    lambda data: self._new_game(data, actor, action_id, rematch)
-                )
-                self._push_room()
-                self._push_views()
-                self.on_game_change(self)
+                await self._start_game(actor, action_id, rooms.rematch if rematch else rooms.start)
             conn.push(encode(Ack(action_id)))
 
+    async def play_again(self, conn: Connection, action_id: str) -> None:
+        """A seated player is ready for another game; it starts once every seated human is."""
+        async with self.lock:
+            actor = self._actor(conn)
+            if not rooms.seen_id(self.data, actor, action_id):
+                await self._change(lambda data: (rooms.play_again(data, actor, action_id), None))
+                if not await self._rematch_if_due(actor, action_id):
+                    self._push_room()
+            conn.push(encode(Ack(action_id)))
+
+    async def _rematch_if_due(self, actor: str, action_id: str) -> bool:
+        """The agreed rematch, when this change (a player ready, one who left the seats, a bot
+        seated) made every seated human ready; whether it started."""
+        if actor not in self.data["players"] or not rooms.rematch_due(self.data):
+            return False
+        await self._start_game(actor, action_id, rooms.agreed_rematch)
+        return True
+
+    async def _start_game(self, actor: str, action_id: str, begin: Begin) -> None:
+        self.runner = await self._change(lambda data: self._new_game(data, actor, action_id, begin))
+        self._push_room()
+        self._push_views()
+        self.on_game_change(self)
+
     def _new_game(
-        self, data: JSON, actor: str, action_id: str, rematch: bool
+        self, data: JSON, actor: str, action_id: str, begin: Begin
     ) -> tuple[JSON, GameRunner]:
         game_id = secrets.token_urlsafe(9)
-        begin = rooms.rematch if rematch else rooms.start
         data, teams = begin(data, actor, game_id, action_id)
         setup = {
             "options": data["options"],

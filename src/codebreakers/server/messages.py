@@ -115,6 +115,10 @@ class Rematch(_Client, tag="rematch"):
     id: ActionId
 
 
+class PlayAgain(_Client, tag="play_again"):
+    id: ActionId
+
+
 class Ping(_Client, tag="ping"):
     """Keep-alive: answered by `pong`; a socket that pinged once is dropped when it falls silent."""
 
@@ -138,6 +142,7 @@ ClientMessage = (
     | TransferHost
     | Start
     | Rematch
+    | PlayAgain
     | Ping
 )
 CLIENT_TYPES: frozenset[str] = frozenset(t.__struct_config__.tag for t in ClientMessage.__args__)

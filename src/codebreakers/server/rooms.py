@@ -11,7 +11,8 @@ Document shape:
      "seats": {team: [pid | None, ...]},          # slots in table order, max size per team
      "sizes": {team: [min, max]},
      "players": {pid: {"name", "kind": "human" | "bot", "level", "token_hash", "ids": [...]}},
-     "next_player": int, "game_id": str | None, "games_played": int}
+     "next_player": int, "game_id": str | None, "games_played": int,
+     "rematch": [pid, ...]}                       # ready for another game, once one is over
 """
 
 from __future__ import annotations
@@ -292,13 +293,54 @@ def start(
     return _begin(data, actor, game_id, action_id)
 
 
+def play_again(data: JSON, actor: str, action_id: str) -> JSON:
+    """A seated player, after a game: ready for another (the first one proposes it). The new
+    game waits for every seated human; bots are always ready (see `rematch_due`)."""
+    if data["status"] != "over":
+        raise Refused("game_not_over", "a rematch comes after the game")
+    if seat_of(data, actor) is None:
+        raise Refused("not_seated", "take a seat to play again")
+    data = copy.deepcopy(data)
+    data["rematch"] = sorted({*data.get("rematch", []), actor})
+    _remember(data, actor, action_id)
+    return data
+
+
+def rematch_due(data: JSON) -> bool:
+    """A rematch was proposed and every seated human is ready, in teams of allowed sizes."""
+    ready = data.get("rematch")
+    if data["status"] != "over" or not ready:
+        return False
+    humans = [
+        p
+        for slots in data["seats"].values()
+        for p in slots
+        if p and data["players"][p]["kind"] == "human"
+    ]
+    sizes_ok = all(
+        lo <= sum(p is not None for p in data["seats"][team]) <= hi
+        for team, (lo, hi) in data["sizes"].items()
+    )
+    return bool(humans) and sizes_ok and all(p in ready for p in humans)
+
+
 def rematch(
     data: JSON, actor: str, game_id: str, action_id: str
 ) -> tuple[JSON, dict[str, list[str]]]:
-    """Host, after a game: the same seats and options, a new game (new keywords)."""
+    """Host, after a game: the same seats and options, a new game (new keywords) at once."""
     _require_host(data, actor)
     if data["status"] != "over":
         raise Refused("game_not_over", "a rematch comes after the game")
+    return _begin(data, actor, game_id, action_id)
+
+
+def agreed_rematch(
+    data: JSON, actor: str, game_id: str, action_id: str
+) -> tuple[JSON, dict[str, list[str]]]:
+    """Once `rematch_due`: the same options and whoever is seated now, a new game; whoever
+    left the seats after the game watches it."""
+    if not rematch_due(data):
+        raise Refused("game_not_over", "a rematch starts once every seated player is ready")
     return _begin(data, actor, game_id, action_id)
 
 
@@ -311,6 +353,7 @@ def _begin(
             raise Refused("teams_incomplete", f"team {team} needs {lo} to {hi} players")
     data = copy.deepcopy(data)
     data["status"] = "playing"
+    data["rematch"] = []
     data["game_id"] = game_id
     data["games_played"] += 1
     _remember(data, actor, action_id)
@@ -368,6 +411,7 @@ def describe(
         "players": players,
         "game_id": data["game_id"],
         "games_played": data["games_played"],
+        "rematch": list(data.get("rematch", [])),
         "version": version,
         "url": url,
     }

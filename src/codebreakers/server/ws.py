@@ -35,6 +35,7 @@ from codebreakers.server.messages import (
     LeaveSeat,
     Move,
     Ping,
+    PlayAgain,
     Pong,
     Rematch,
     Remove,
@@ -194,6 +195,10 @@ async def _start(node: Node, hub: RoomHub, conn: Connection, msg: Start | Rematc
     await hub.begin(conn, msg.id, rematch=isinstance(msg, Rematch))
 
 
+async def _play_again(node: Node, hub: RoomHub, conn: Connection, msg: PlayAgain) -> None:
+    await hub.play_again(conn, msg.id)
+
+
 def _add_bot(node: Node, msg: AddBot, data: JSON, actor: str) -> JSON:
     if node.ports.make_bot is None or data["game"] not in node.ports.bot_games:
         raise Refused("bots_unavailable", f"this server has no bots for {data['game']}")
@@ -224,6 +229,7 @@ _HANDLERS: dict[type, Handler] = {
     Chat: _chat,
     Start: _start,
     Rematch: _start,
+    PlayAgain: _play_again,
     AddBot: _add_bot_op,
     SetOptions: _set_options_op,
     Rename: _room_op(lambda m, d, a: rooms.rename(d, a, m.name, m.id)),

@@ -1,14 +1,15 @@
 /**
  * The end of a Decrypto game: the tie-break (each team's decider guesses the enemy keywords, the
- * owners accept near misses and confirm), then the winner and why, every keyword, the rematch
- * button and the game record download.
+ * owners accept near misses and confirm), then the winner and why, every keyword, the game record
+ * download and playing again (rematch.js).
  */
 import { html, useState } from "../html.js";
 import { t } from "../i18n.js";
-import { send, savedToken } from "../net.js";
+import { savedToken } from "../net.js";
 import { getState, toast } from "../store.js";
 import { fold } from "../fold.js";
 import { Icon, TeamBadge } from "./common.js";
+import { PlayAgain } from "./rematch.js";
 
 const other = (team) => (team === "white" ? "black" : "white");
 // An exact match (after folding) counts by itself; only near misses are the owners' call.
@@ -130,7 +131,6 @@ function Outcome({ view, room, me }) {
       )}
     </div>
     <div class="row">
-      ${room.host === me ? html`<button class="primary" onClick=${() => send("rematch")}><${Icon} name="repeat" /> ${t("end.rematch")}</button>` : null}
       ${gameId ? html`<button onClick=${() => downloadRecord(gameId, room.code)}><${Icon} name="download" /> ${t("end.download")}</button>` : null}
     </div>
   </section>`;
@@ -138,5 +138,6 @@ function Outcome({ view, room, me }) {
 
 export function EndPanel({ view, room, me, act }) {
   return html`${view.tiebreak ? html`<${Tiebreak} view=${view} act=${act} />` : null}
-    ${view.phase === "over" && view.outcome ? html`<${Outcome} view=${view} room=${room} me=${me} />` : null}`;
+    ${view.phase === "over" && view.outcome ? html`<${Outcome} view=${view} room=${room} me=${me} />` : null}
+    ${view.phase === "over" && room.status === "over" ? html`<${PlayAgain} room=${room} me=${me} />` : null}`;
 }

@@ -8,6 +8,7 @@ import { html } from "../../html.js";
 import { t } from "../../i18n.js";
 import { act } from "../../net.js";
 import { Chats } from "../chat.js";
+import { PlayAgain } from "../rematch.js";
 import { ConnectionDot, Icon, seatName } from "../common.js";
 import { MarkPanel, PegEntry } from "./entry.js";
 import { History } from "./history.js";
@@ -143,6 +144,7 @@ export function MastermindTable({ state }) {
     <div class="mm-grid">
       <div class="mm-task stack">
         <${Outcome} view=${view} room=${room} me=${me} />
+        ${view.outcome && room.status === "over" ? html`<${PlayAgain} room=${room} me=${state.you} />` : null}
         ${task ? html`<${Task} key=${turn} view=${view} task=${task} />` : null}
         ${cur ? html`<${Possible} view=${view} />` : null}
       </div>
