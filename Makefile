@@ -10,11 +10,16 @@ BUILD_INPUTS := pyproject.toml setup.py $(wildcard src/codebreakers/games/decryp
 
 .PHONY: run test check fmt browser clean
 
+# Said step by step, with pip's own output: the first run takes minutes (the dependencies, then
+# the engine compiled), and a silent terminal looks like a hang.
 $(STAMP): $(BUILD_INPUTS)
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
-	touch $@
+	@echo "==> [1/3] The virtual environment in $(VENV)"
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "==> [2/3] pip, up to date"
+	@$(BIN)/python -m pip install --upgrade pip
+	@echo "==> [3/3] Codebreakers and its dependencies; the game engine is compiled (minutes the first time)"
+	@$(BIN)/python -m pip install -e .
+	@touch $@
 
 # One build for both: the test extras' install builds the package too.
 $(TEST_STAMP): $(BUILD_INPUTS)
@@ -24,7 +29,8 @@ $(TEST_STAMP): $(BUILD_INPUTS)
 	touch $@ $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/codebreakers serve
+	@echo "==> Starting the server (Ctrl-C stops it); it says when it is ready"
+	@$(BIN)/codebreakers serve
 
 browser:
 	scripts/ensure-chromium.sh

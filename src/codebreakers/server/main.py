@@ -44,6 +44,23 @@ class _Server(uvicorn.Server):
         super().__init__(config)
         self._node = node
 
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        """Listening: one plain line on stdout for whoever started the server by hand (`make
+        run`), beside the log lines on stderr."""
+        await super().startup(sockets)
+        if self.started:
+            print(f"Codebreakers is ready: open {self._address(sockets)}", flush=True)
+
+    def _address(self, sockets: list[socket.socket] | None) -> str:
+        if self._node.config.public_url:
+            return self._node.config.public_url
+        host, port = self.config.host, self.config.port
+        if sockets:
+            port = sockets[0].getsockname()[1]
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         await drain(self, self._node)
         await super().shutdown(sockets)
