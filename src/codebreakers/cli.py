@@ -126,6 +126,12 @@ def _bot_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     c.add_argument("--level", default="hard", choices=["easy", "normal", "hard"])
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--json", action="store_true")
+    a = roles.add_parser("audit", help="sampled transmissions, each clue with why and its risks")
+    a.add_argument("--lang", default="en", choices=["en", "fr", "ru", "ko"])
+    a.add_argument("--samples", type=int, default=100)
+    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--level", default="all", choices=["easy", "normal", "hard", "all"])
+    a.add_argument("--json", action="store_true")
 
 
 def _bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

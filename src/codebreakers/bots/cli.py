@@ -4,6 +4,7 @@
         --clues "wave;snow;fire" --json        -> {"code": [1, 4, 3], "confidence": 0.93}
     codebreakers bot clue --lang en --keywords "ocean,piano,dragon,winter" --code 4-2-1 --json
                                                -> {"clues": ["...", "...", "..."]}
+    codebreakers bot audit --lang en --samples 100 --seed 1 --json   (bots/audit.py)
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ def _keywords(text: str) -> list[str] | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.role == "audit":
+        from codebreakers.bots.audit import run as run_audit
+
+        return run_audit(args)
     keywords = _keywords(args.keywords)
     if keywords is None:
         print("--keywords: four words separated by commas", file=sys.stderr)
