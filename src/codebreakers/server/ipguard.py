@@ -87,21 +87,24 @@ class IpGuard:
         if not (self.limits.sockets or self.limits.connect_burst):
             return  # nothing to count: the table stays empty
         entry = self._entry(address)
-        self._check_cap(entry)
+        cap = self.limits.sockets
+        if cap and entry.sockets + entry.pending >= cap:
+            raise Refused("too_many_connections", f"at most {cap} open sockets per address")
         if entry.connects is not None and not entry.connects.take(entry.last_seen):
             raise Refused("too_many_connections", "too many new sockets; wait a little")
         entry.sockets += 1
 
     def admit_pending(self, address: str) -> bool:
         """Count a connection from `address` that has not finished its request yet (an
-        upgrade on its way, a page being fetched): such connections share the open-socket
-        cap, so half-sent handshakes cannot pile up beside it. False when over the cap."""
-        if not self.limits.sockets:
+        upgrade on its way, a page being fetched); False when the address already has as many
+        as its open-socket cap. They count against that cap in `admit` too, so half-sent
+        handshakes cannot pile up beside the open sockets; a connection over the cap only
+        because of open sockets still goes through, to be told `too_many_connections`."""
+        cap = self.limits.sockets
+        if not cap:
             return True
         entry = self._entry(address)
-        try:
-            self._check_cap(entry)
-        except Refused:
+        if entry.pending >= cap:
             return False
         entry.pending += 1
         return True
@@ -112,11 +115,6 @@ class IpGuard:
         if entry is not None and entry.pending > 0:
             entry.pending -= 1
             entry.last_seen = self.clock()
-
-    def _check_cap(self, entry: _Address) -> None:
-        cap = self.limits.sockets
-        if cap and entry.sockets + entry.pending >= cap:
-            raise Refused("too_many_connections", f"at most {cap} open sockets per address")
 
     def release(self, address: str) -> None:
         """A socket admitted from `address` closed."""

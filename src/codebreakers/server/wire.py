@@ -16,9 +16,10 @@ The same two protocols bound slow clients, which uvicorn leaves unbounded: a req
 upgrade's handshake, a page's request) must arrive whole within HEAD_TIMEOUT_S of its first byte
 (`GuardedHttpProtocol`), and a WebSocket frame within FRAME_TIMEOUT_S of its first byte, or the
 connection is closed; and a connection still sending its request counts against its address's
-open-socket cap (server/ipguard.py `admit_pending`). Both lean on the libraries' internals
-(uvicorn's parser callbacks, websockets' reader buffer and event list), pinned to one version and
-run for real by tests/server/test_slow_clients.py and tests/server/test_wire.py.
+open-socket cap (server/ipguard.py `admit_pending`: at most as many such requests as the cap).
+Both lean on the libraries' internals (uvicorn's parser callbacks, websockets' reader buffer
+and event list), pinned to one version and run for real by tests/server/test_slow_clients.py
+and tests/server/test_wire.py.
 """
 
 from __future__ import annotations
