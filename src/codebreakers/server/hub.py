@@ -204,13 +204,13 @@ class RoomHub:
 
     # Room operations
 
-    async def join(self, conn: Connection, action_id: str, name: str) -> None:
+    async def join(self, conn: Connection, action_id: str, name: str, watch: bool = False) -> None:
         async with self.lock:
             if conn.player is not None:
                 raise Refused("already_joined", "this socket already has a player")
             token = new_token()
             pid = await self._change(
-                lambda data: rooms.join(data, name, token_hash(token), action_id)
+                lambda data: rooms.join(data, name, token_hash(token), action_id, watch)
             )
             self.conns.get(None, set()).discard(conn)
             if not self.conns.get(None):

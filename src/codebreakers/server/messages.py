@@ -38,6 +38,7 @@ class Hello(_Client, tag="hello"):
 class Join(_Client, tag="join"):
     id: ActionId
     name: Text
+    watch: bool = False  # a spectator from the start, not seated
 
 
 class Rename(_Client, tag="rename"):

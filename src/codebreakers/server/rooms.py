@@ -145,12 +145,15 @@ def _new_player(data: JSON, name: str, kind: str, level: str | None, hashed: str
     return pid
 
 
-def join(data: JSON, name: str, hashed: str, action_id: str) -> tuple[JSON, str]:
-    """A newcomer becomes a player: seated in a free slot before the start, else a spectator."""
+def join(
+    data: JSON, name: str, hashed: str, action_id: str, watch: bool = False
+) -> tuple[JSON, str]:
+    """A newcomer becomes a player: seated in a free slot before the start, else (or when it
+    asked to `watch`) a spectator."""
     name = clean_name(name)
     data = copy.deepcopy(data)
     pid = _new_player(data, name, "human", None, hashed)
-    if data["status"] == "waiting":
+    if data["status"] == "waiting" and not watch:
         slot = _first_free_slot(data)
         if slot:
             data["seats"][slot[0]][slot[1]] = pid

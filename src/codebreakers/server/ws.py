@@ -176,7 +176,7 @@ def _room_op(op: Callable[[Any, JSON, str], JSON]) -> Handler:
 
 
 async def _join(node: Node, hub: RoomHub, conn: Connection, msg: Join) -> None:
-    await hub.join(conn, msg.id, msg.name)
+    await hub.join(conn, msg.id, msg.name, msg.watch)
 
 
 async def _act(node: Node, hub: RoomHub, conn: Connection, msg: Act) -> None:

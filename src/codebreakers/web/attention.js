@@ -1,7 +1,8 @@
 /**
  * "Your move" signals: the tab title gains a marker and a soft two-note chime plays when the
  * player becomes the one the game waits for (transmit, lock, guess). The chime is synthesised
- * with WebAudio so no audio file is shipped; muting is remembered per browser.
+ * with WebAudio so no audio file is shipped; muting is remembered per browser. The audio starts
+ * only once the page has had a gesture (the title marker is enough until then).
  */
 const KEY = "cb.muted";
 let ctx = null;
@@ -15,21 +16,35 @@ export function saveMuted(muted) {
   localStorage.setItem(KEY, muted ? "1" : "0");
 }
 
+// Browsers refuse (with a console warning each time) an AudioContext made or resumed before the
+// page got a click or a key: after a reload the chime waits for the first gesture.
+let gestured = false;
+for (const kind of ["pointerdown", "keydown"]) {
+  window.addEventListener(kind, () => (gestured = true), { once: true, capture: true });
+}
+
+function audio() {
+  if (!(navigator.userActivation?.hasBeenActive ?? gestured)) return null;
+  ctx = ctx || new AudioContext();
+  if (ctx.state === "suspended") ctx.resume();
+  return ctx;
+}
+
 function chime() {
   try {
-    ctx = ctx || new AudioContext();
-    if (ctx.state === "suspended") ctx.resume();
-    const now = ctx.currentTime;
+    const ac = audio();
+    if (!ac) return;
+    const now = ac.currentTime;
     [659.25, 880].forEach((freq, i) => {
-      const osc = ctx.createOscillator();
-      const gain = ctx.createGain();
+      const osc = ac.createOscillator();
+      const gain = ac.createGain();
       osc.type = "sine";
       osc.frequency.value = freq;
       const start = now + i * 0.16;
       gain.gain.setValueAtTime(0.0001, start);
       gain.gain.exponentialRampToValueAtTime(0.12, start + 0.02);
       gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.5);
-      osc.connect(gain).connect(ctx.destination);
+      osc.connect(gain).connect(ac.destination);
       osc.start(start);
       osc.stop(start + 0.55);
     });

@@ -47,6 +47,16 @@ export function t(key, params) {
   return text;
 }
 
+/**
+ * A count in words: the text of `key.one`, `key.few`, `key.many` or `key.other`, whichever plural
+ * form the interface language gives `n` (Intl.PluralRules: Russian has three, Korean one), with
+ * `{n}` filled. Every catalog carries all four forms so their keys stay the same.
+ */
+export function tn(key, n, params) {
+  const form = new Intl.PluralRules(document.documentElement.lang).select(n);
+  return t(has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`, { ...params, n });
+}
+
 /** Whether a catalog has a text for `key`. */
 function has(key) {
   return key in catalog || key in english;

@@ -64,9 +64,9 @@ function ChatPanel({ channel, lines, me, title, name, audience, mutedReason, can
 /**
  * `team` is the viewer's team, or null for spectators and for a team of one (the 3-player
  * variant's solo player): all chat only. `muted` is true while the viewer is the encryptor whose
- * team decodes.
+ * team decodes. `allAudience` says who reads the room's chat where it isn't two teams.
  */
-export function Chats({ lines, me, team, muted, joined }) {
+export function Chats({ lines, me, team, muted, joined, allAudience }) {
   const teamLines = lines.filter((l) => l.channel === "team");
   const allLines = lines.filter((l) => l.channel === "all");
   return html`<div class="chats">
@@ -88,7 +88,7 @@ export function Chats({ lines, me, team, muted, joined }) {
       me=${me}
       title=${t("chat.all")}
       name=${t("chat.all")}
-      audience=${t("chat.all_audience")}
+      audience=${allAudience || t("chat.all_audience")}
       canWrite=${joined}
     />
   </div>`;

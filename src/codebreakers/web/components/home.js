@@ -3,7 +3,7 @@
  * join one by its code, or pick a public room waiting for players (refreshed every few seconds).
  */
 import { html, useEffect, useState } from "../html.js";
-import { t, errorText, LANGUAGES } from "../i18n.js";
+import { t, tn, errorText, LANGUAGES } from "../i18n.js";
 import { toast } from "../store.js";
 import { GAME_NAMES, gameUi } from "../games.js";
 import { QuickStart } from "./playnow.js";
@@ -25,9 +25,19 @@ function CreateRoom() {
   const [game, setGame] = useState(GAME_NAMES[0]);
   const lang = document.documentElement.lang;
   const [options, setOptions] = useState(() => gameUi(game).defaults(lang));
+  const [chosen, setChosen] = useState(false); // options set by hand: a language switch keeps them
   const [isPublic, setPublic] = useState(false);
   const [busy, setBusy] = useState(false);
   const ui = gameUi(game);
+  // Until the creator changes an option, a new room's defaults follow the interface language
+  // (the keywords of a room made on a French page are French), even when it is switched here.
+  useEffect(() => {
+    if (!chosen) setOptions(gameUi(game).defaults(lang));
+  }, [lang]);
+  function choose(next) {
+    setChosen(true);
+    setOptions(next);
+  }
   async function create(e) {
     e.preventDefault();
     setBusy(true);
@@ -49,7 +59,7 @@ function CreateRoom() {
               ${GAME_NAMES.map((g) => html`<option value=${g} selected=${g === game}>${t(`game.${g}`)}</option>`)}
             </select></label>`
         : null}
-      <${ui.Options} idPrefix="new" options=${options} onChange=${setOptions} />
+      <${ui.Options} idPrefix="new" options=${options} onChange=${choose} />
       <label class="check" for="new-public">
         <input id="new-public" type="checkbox" checked=${isPublic} onChange=${(e) => setPublic(e.currentTarget.checked)} />
         <span>${t("options.public")}</span>
@@ -103,7 +113,7 @@ function PublicRooms() {
                 <a href=${`/r/${r.code}`} onClick=${(e) => { e.preventDefault(); enterRoom(r.code); }}>
                   <strong>${t(`game.${r.game}`)}</strong>
                   <span class="muted small">${r.options?.words && LANGUAGES[r.options.words] ? LANGUAGES[r.options.words] : ""}</span>
-                  <span class="small">${t("home.room_players", { n: r.players, free: r.free_seats })}</span>
+                  <span class="small">${tn("home.players", r.players)} · ${tn("home.free_seats", r.free_seats)}</span>
                   <span class="code-tag">${r.code}</span>
                 </a>
               </li>`,

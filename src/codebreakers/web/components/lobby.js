@@ -49,14 +49,15 @@ export function enterRoom(code) {
   navigate(`/r/${code}`);
 }
 
-export function JoinForm({ label, code }) {
+/** The name to join under; in the lobby (`canWatch`) also "Watch": a spectator, no seat taken. */
+export function JoinForm({ label, code, canWatch }) {
   const [name, setName] = useState(localStorage.getItem(NAME_KEY) || "");
   const [busy, setBusy] = useState(false);
   const input = useRef(null);
-  async function join(clean) {
+  async function join(clean, watch = false) {
     setBusy(true);
     localStorage.setItem(NAME_KEY, clean);
-    await send("join", { name: clean });
+    await send("join", watch ? { name: clean, watch } : { name: clean });
     setBusy(false);
   }
   useEffect(() => {
@@ -77,6 +78,11 @@ export function JoinForm({ label, code }) {
         onInput=${(e) => setName(e.currentTarget.value)} />
     </label>
     <button class="primary" type="submit" disabled=${busy}>${label}</button>
+    ${canWatch
+      ? html`<button type="button" class="join-watch" disabled=${busy}
+          onClick=${() => name.trim() ? join(name.trim(), true) : input.current?.reportValidity()}>
+          ${t("lobby.join_watch")}</button>`
+      : null}
   </form>`;
 }
 
@@ -105,7 +111,7 @@ export function Lobby({ room, me }) {
   return html`<div class="lobby">
     <h1 class="lobby-title">${t("lobby.title", { game: t(`game.${room.game}`) })}</h1>
     <div class="lobby-main stack">
-      ${player ? null : html`<${JoinForm} label=${t("lobby.join")} code=${room.code} />`}
+      ${player ? null : html`<${JoinForm} label=${t("lobby.join")} code=${room.code} canWatch=${true} />`}
       ${isHost ? html`<${BotOffer} room=${room} />` : null}
       <${Seats} room=${room} me=${me} />
       ${player?.team

@@ -5,7 +5,7 @@
  * first empty slot of a team carries controls, which keeps the list short on a phone.
  */
 import { html, useState } from "../html.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { send } from "../net.js";
 import { ConnectionDot, Icon, TeamBadge } from "./common.js";
 
@@ -100,7 +100,7 @@ export function Seats({ room, me }) {
             return html`<li><${EmptySlot} team=${team} index=${index} isHost=${isHost} joined=${joined} /></li>`;
           })}
           ${moreFree(room.teams[team]) > 0
-            ? html`<li class="more-free muted small">${t("lobby.more_free", { n: moreFree(room.teams[team]) })}</li>`
+            ? html`<li class="more-free muted small">${tn("lobby.more_free_n", moreFree(room.teams[team]))}</li>`
             : null}
         </ol>
       </section>`,

@@ -5,7 +5,7 @@
  * breaker, the finished rounds with the solver comparison, and the room's chat.
  */
 import { html } from "../../html.js";
-import { t } from "../../i18n.js";
+import { t, tn } from "../../i18n.js";
 import { act } from "../../net.js";
 import { Chats } from "../chat.js";
 import { PlayAgain } from "../rematch.js";
@@ -59,7 +59,7 @@ function Board({ view, entryRow }) {
   return html`<section class="card mm-board" aria-labelledby="mm-board-title">
     <h2 id="mm-board-title" class="spread">
       <span>${t("mm.board")}</span>
-      <span class="muted small">${t("mm.rows_left", { n: cur.rows_left })}</span>
+      <span class="muted small">${tn("mm.rows_left_n", cur.rows_left)}</span>
     </h2>
     <div class="mm-secret row">
       <span class="label">${t("mm.secret")}</span>
@@ -153,7 +153,8 @@ export function MastermindTable({ state }) {
         <${History} view=${view} room=${room} me=${me} />
       </div>
       <div class="mm-side stack">
-        <${Chats} lines=${chat} me=${state.you} team=${null} muted=${false} joined=${joined} />
+        <${Chats} lines=${chat} me=${state.you} team=${null} muted=${false} joined=${joined}
+          allAudience=${t("mm.chat_audience")} />
       </div>
     </div>
   </div>`;
