@@ -91,8 +91,10 @@ async def ip_flood(c: Cluster, code: str, sockets: int) -> JSON:
     socket's burst), all together: only the address's allowance may get through."""
     started = time.monotonic()
     tabs = [await _player(c, code, f"Same IP {i}") for i in range(sockets)]
-    floods = [_flood(tab, [{"type": "rename", "id": tab.new_id(), "name": "x"} for _ in range(28)])
-              for tab in tabs]  # fmt: skip
+    # Each its own name: two players of a room can't share one (name_taken).
+    floods = [_flood(tab, [{"type": "rename", "id": tab.new_id(), "name": f"x{n}"}
+                           for _ in range(28)])
+              for n, tab in enumerate(tabs)]  # fmt: skip
     totals: Counter[str] = sum((await asyncio.gather(*floods)), Counter())
     seconds = time.monotonic() - started
     for tab in tabs:

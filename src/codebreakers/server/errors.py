@@ -22,6 +22,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         "not_joined",
         "already_joined",
         "bad_name",
+        "name_taken",
         "not_host",
         "no_such_seat",
         "seat_taken",
