@@ -105,10 +105,10 @@ def decrypto(browser: Browser, url: str, scratch: Path) -> None:
 
         def on_phase(number: int, phase: str) -> None:
             if (number, phase) == (1, "writing"):
-                for p in wait_for(players, Player.is_encryptor, "an encryptor"):
-                    p.page.fill("#clue-0", "nebula")
-                    shot(p, "encryptor", "section.encryptor")
-                    p.page.fill("#clue-0", "")
+                boris = next(p for p in teams["black"] if p.is_encryptor())  # both are writing
+                boris.page.fill("#clue-0", "nebula")
+                shot(boris, "encryptor", "section.encryptor")
+                boris.page.fill("#clue-0", "")
             elif (number, phase) == (1, "decoding") and "decoding" not in taken:
                 taken.add("decoding")
                 for p in players:

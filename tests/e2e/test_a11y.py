@@ -144,6 +144,8 @@ def test_every_decrypto_screen(browser: Browser, server_url: str) -> None:
 
         players, teams, _ = start_game(browser, server_url, people)
         team_of.update(teams)
+        # The keywords carry their pool's language, for a screen reader's pronunciation.
+        expect(players[0].page.locator(".keywords .word").first).to_have_attribute("lang", "en")
         # The host's waiting room was left behind by the start: a second room shows one again.
         lobby_host = Player.open(browser, "Host", DESKTOP)
         guest = Player.open(browser, "Guest", DESKTOP)

@@ -5,7 +5,7 @@
  * notes sheet, both chats and the round log. Spectators get the same board without secrets.
  */
 import { html } from "../html.js";
-import { t } from "../i18n.js";
+import { LANGUAGES, t } from "../i18n.js";
 import { act } from "../net.js";
 import { AnswerBoard } from "./board.js";
 import { Chats } from "./chat.js";
@@ -151,7 +151,7 @@ export function DecryptoTable({ state }) {
       <${Countdowns} deadlines=${view.deadlines} />
       <${Waiting} view=${view} room=${room} />
     </header>
-    ${keywords ? html`<${Keywords} team=${team} keywords=${keywords} />` : null}
+    ${keywords ? html`<${Keywords} team=${team} keywords=${keywords} lang=${LANGUAGES[room.options?.words] ? room.options.words : undefined} />` : null}
     <div class="table-grid">
       <div class="play stack">
         ${inRound && team
