@@ -49,12 +49,43 @@ def new_room(game: str, options: JSON, sizes: Mapping[str, tuple[int, int]], pub
     }
 
 
+# Categories a name may not hold: controls, format characters (soft hyphen, zero-width ones,
+# bidirectional overrides), unassigned and private ones, and the line and paragraph separators
+# (U+2028, U+2029), which break a name shown on one line as surely as a newline.
+_REFUSED_IN_NAMES = ("C", "Zl", "Zp")
+# Characters drawn as nothing that are none of those: variation selectors, the combining
+# grapheme joiner, Hangul fillers. Allowed in a name (emoji need selectors), not compared.
+_INVISIBLE = frozenset(
+    ["\u034f", "\u115f", "\u1160", "\u3164", "\uffa0", *map(chr, range(0xFE00, 0xFE10))]
+)
+
+
 def clean_name(name: str) -> str:
-    """A display name trimmed and checked: 1-32 characters, no control characters."""
+    """A display name trimmed and checked: 1-32 characters, something visible, none of the
+    refused categories."""
     name = unicodedata.normalize("NFC", name).strip()
-    if not 1 <= len(name) <= MAX_NAME or any(unicodedata.category(c)[0] == "C" for c in name):
+    if (
+        not 1 <= len(name) <= MAX_NAME
+        or any(unicodedata.category(c).startswith(_REFUSED_IN_NAMES) for c in name)
+        or not name_key(name)
+    ):
         raise Refused("bad_name", f"a name has 1 to {MAX_NAME} printable characters")
     return name
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: compatibility forms folded (NFKC: full-width letters,
+    ligatures), case folded, invisible characters dropped, runs of spaces made one."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join("".join(c for c in folded if c not in _INVISIBLE).split())
+
+
+def _require_free_name(data: JSON, name: str, actor: str | None) -> None:
+    """Refused when another player of the room goes by the same name (as `name_key` sees it):
+    at a table, names are how players tell each other apart in chat and at the seats."""
+    key = name_key(name)
+    if any(pid != actor and name_key(p["name"]) == key for pid, p in data["players"].items()):
+        raise Refused("name_taken", "another player in this room has that name")
 
 
 def seat_of(data: JSON, pid: str) -> tuple[str, int] | None:
@@ -151,6 +182,7 @@ def join(
     """A newcomer becomes a player: seated in a free slot before the start, else (or when it
     asked to `watch`) a spectator."""
     name = clean_name(name)
+    _require_free_name(data, name, None)
     data = copy.deepcopy(data)
     pid = _new_player(data, name, "human", None, hashed)
     if data["status"] == "waiting" and not watch:
@@ -165,6 +197,7 @@ def join(
 
 def rename(data: JSON, actor: str, name: str, action_id: str) -> JSON:
     name = clean_name(name)
+    _require_free_name(data, name, actor)
     data = copy.deepcopy(data)
     _require_player(data, actor)["name"] = name
     _remember(data, actor, action_id)
