@@ -111,61 +111,67 @@ EN_CAPITALISED_WORDS = frozenset(
         "sunday",
     ]
 )
-# Roots of vulgar and offensive words (the start of a word, folded); a clue with one fails.
+# Vulgar and offensive words, folded: whole words, or (ending in "-") the start of any word.
 OFFENSIVE_ROOTS = {
     "en": (
-        "fuck",
-        "shit",
-        "cunt",
-        "bitch",
-        "whore",
-        "slut",
-        "nigg",
+        "fuck-",
+        "shit-",
+        "cunt-",
+        "bitch-",
+        "whore-",
+        "slut-",
+        "nigg-",
         "fag",
-        "retard",
+        "faggot-",
+        "retard-",
         "rape",
-        "porn",
+        "rapist",
+        "porn-",
         "cock",
         "dick",
         "pussy",
-        "bastard",
-        "wank",
-        "twat",
+        "bastard-",
+        "wank-",
+        "twat-",
     ),
     "fr": (
-        "merde",
-        "putain",
-        "salop",
+        "merde-",
+        "putain-",
+        "salop-",
         "pute",
-        "connard",
-        "connass",
-        "encul",
+        "putes",
+        "connard-",
+        "connass-",
+        "encul-",
+        "niquer",
         "nique",
         "bite",
-        "couill",
+        "couille-",
         "pede",
-        "bougnoul",
-        "batard",
-        "branl",
+        "pedes",
+        "bougnoul-",
+        "batard-",
+        "branl-",
     ),
     "ru": (
-        "хуй",
-        "хуе",
-        "хуя",
-        "пизд",
-        "ебат",
-        "ебан",
-        "ебл",
-        "бляд",
+        "хуй-",
+        "хуе-",
+        "хуя-",
+        "пизд-",
+        "ебат-",
+        "ебан-",
+        "бляд-",
         "сука",
-        "мудак",
-        "пидор",
+        "суки",
+        "мудак-",
+        "пидор-",
         "жопа",
-        "говн",
-        "дерьм",
-        "шлюх",
+        "жопы",
+        "говн-",
+        "дерьм-",
+        "шлюх-",
     ),
-    "ko": ("씨발", "시발", "좆", "병신", "개새끼", "지랄", "보지", "자지", "섹스", "창녀", "새끼"),
+    "ko": ("씨발-", "시발-", "좆-", "병신-", "개새끼-", "지랄-", "보지", "자지", "섹스-", "창녀-"),
 }
 # Irregular plurals that lemmatise to their singular (regular ones are recognised by ending).
 IRREGULAR_PLURALS = frozenset(
@@ -191,6 +197,7 @@ IRREGULAR_PLURALS = frozenset(
         "cieux",
     ]
 )
+PARTICIPLE_ENDINGS = {"en": ("ing", "ed", "en"), "fr": ("é", "ée", "és", "ées", "ant")}
 VOWELS = frozenset("aeiouyéèêàâîôûœ")
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -243,8 +250,9 @@ def spelling_similarity(a: str, b: str) -> float:
 
 
 def _same_onset(a: str, b: str) -> bool:
-    """Two short words (4 letters or fewer, one syllable block in Hangul) sharing their first
-    two letters and of nearly one length sound alike: "нож" / "ноль", "moon" / "mood"."""
+    """Two short words (4 letters or fewer, 3 jamo in Hangul) sharing their first two letters
+    and of nearly one length: "нож" / "ноль" (a hit: the shorter has 3 letters and half of the
+    letters agree), "bone" / "body" (a near miss)."""
     ka, kb = root_key(a), root_key(b)
     short = 4 if not any("\uac00" <= ch <= "\ud7a3" for ch in a + b) else 3
     return (
@@ -262,9 +270,11 @@ def check_alike(check: Check, clue: str, keywords: Sequence[str]) -> None:
             if same_root(part, keyword):
                 check.hit("keyword_form")
             similarity = spelling_similarity(part, keyword)
-            if similarity >= ALIKE or _same_onset(part, keyword):
+            onset = _same_onset(part, keyword)
+            shortest = min(len(root_key(part)), len(root_key(keyword)))
+            if similarity >= ALIKE or (onset and shortest <= 3 and similarity >= NEAR_ALIKE):
                 check.hit("alike")
-            elif similarity >= NEAR_ALIKE:
+            elif similarity >= NEAR_ALIKE or onset:
                 check.close("alike", f"{part!r} ~ {keyword!r} ({similarity:.2f})")
 
 
@@ -275,15 +285,31 @@ def check_language(check: Check, clue: str, lang: str) -> None:
             check.hit("other_language")
             continue
         ours = zipf(word, lang)
+        if ours >= COMMON_HERE:
+            continue
+        # a word of our dictionary that is not rare here is ours too ("salon", "chef", "mist")
+        ours_too = ours >= NEAR_RARE_ZIPF and known_here(word, lang)
         for other in NEIGHBOURS[lang]:
             theirs = zipf(word, other)
             lead = theirs - ours
-            if ours >= COMMON_HERE:
-                continue
-            if lead >= OTHER_LANGUAGE_LEAD:
+            if lead >= OTHER_LANGUAGE_LEAD and not ours_too:
                 check.hit("other_language")
             elif lead >= NEAR_OTHER_LANGUAGE_LEAD:
                 check.close("other_language", f"{word!r}: {other} {theirs} vs {ours}")
+
+
+def known_here(word: str, lang: str) -> bool:
+    """Whether the language's dictionary (simplemma, pymorphy3) knows `word`; Korean: yes."""
+    low = word.lower()
+    if lang in ("en", "fr"):
+        import simplemma
+
+        return bool(simplemma.is_known(low, lang))
+    if lang == "ru":
+        from codebreakers.bots.dictionary import morph_ru
+
+        return bool(morph_ru().word_is_known(low))
+    return True
 
 
 def check_frequency(check: Check, clue: str, lang: str) -> None:
@@ -301,8 +327,16 @@ def check_frequency(check: Check, clue: str, lang: str) -> None:
         check.close("rare", f"Zipf {rarest}")
 
 
+def offensive(word: str, lang: str) -> bool:
+    folded = fold(word)
+    return any(
+        folded.startswith(root[:-1]) if root.endswith("-") else folded == root
+        for root in OFFENSIVE_ROOTS[lang]
+    )
+
+
 def check_offensive(check: Check, clue: str, lang: str) -> None:
-    if any(fold(w).startswith(OFFENSIVE_ROOTS[lang]) for w in words_of(clue)):
+    if any(offensive(w, lang) for w in words_of(clue)):
         check.hit("offensive")
 
 
@@ -338,13 +372,19 @@ def _plural_of(word: str, lemma: str, lang: str) -> bool:
 
 
 def _check_latin_form(check: Check, word: str, lemma: str, lang: str) -> None:
-    """A word that is not its own lemma: a plural noun is what people write ("keys" for piano,
-    "étoiles" for lune), so only a near miss; a spelling variant ("defence") is no form at all;
-    anything else (a verb form "coming", a feminine "belle") is an inflected form."""
+    """A word that is not its own lemma. Near misses: a plural noun, what people write ("keys"
+    for piano, "étoiles" for lune); a participle, which is often a noun or an adjective too
+    ("camping", "hidden"; simplemma knows no parts of speech); a lemma far rarer than the word
+    (simplemma's slips: "spade" -> "spay"). A spelling variant ("defence") is no form at all.
+    Anything else (a verb form "fell", a feminine "belle") is an inflected form."""
     from rapidfuzz.distance import Levenshtein
 
     if _plural_of(word, lemma, lang):
         check.close("inflected", f"{word!r}: plural of {lemma!r}")
+    elif word.endswith(PARTICIPLE_ENDINGS[lang]):
+        check.close("inflected", f"{word!r}: participle of {lemma!r}, or a noun or adjective")
+    elif zipf(lemma, lang) < zipf(word, lang) - 0.5:
+        check.close("inflected", f"{word!r}: simplemma's lemma {lemma!r} is rarer")
     elif not (len(word) == len(lemma) >= 6 and Levenshtein.distance(word, lemma) == 1):
         check.hit("inflected")
 
