@@ -1,14 +1,34 @@
 /**
  * A decoding or interception board for one transmission: its clues, every teammate's proposal
  * (visible to the team only; the server sends them to no one else), the viewer's own picker, and
- * the decider's lock button. Proposals are sent as soon as the picked code is complete.
+ * the decider's lock button. Proposals are sent as soon as the picked code is complete; a
+ * half-picked one is kept in this tab (sessionStorage) so a reload doesn't lose it.
  */
 import { html, useEffect, useState } from "../html.js";
 import { t } from "../i18n.js";
+import { focusNext } from "../focus.js";
+import { getState } from "../store.js";
 import { Code, Icon, TeamBadge, seatName } from "./common.js";
 import { CodePicker, isComplete } from "./codepicker.js";
 
 const same = (a, b) => !!a && !!b && a.join() === b.join();
+const EMPTY = [null, null, null];
+
+/** Where this tab keeps a half-picked code (not a proposal yet), so a reload doesn't lose it;
+ * per game, round and board, so it never carries over. */
+function pickKey(board) {
+  const { gameId, view } = getState();
+  return `cb.pick.${gameId}.${view?.round}.${board}`;
+}
+
+function keptPick(board) {
+  try {
+    const code = JSON.parse(sessionStorage.getItem(pickKey(board)));
+    return Array.isArray(code) && code.length === 3 ? code : null;
+  } catch {
+    return null;
+  }
+}
 
 function Proposals({ room, proposals, me, onUse }) {
   const entries = Object.entries(proposals || {});
@@ -28,9 +48,9 @@ function Proposals({ room, proposals, me, onUse }) {
 
 export function AnswerBoard({ room, team, target, answer, tr, me, canPropose, canLock, deciderName, act }) {
   const mine = answer.proposals?.[me];
-  const [code, setCode] = useState(mine || [null, null, null]);
-  const [busy, setBusy] = useState(false);
   const key = `${team}-${target}`;
+  const [code, setCode] = useState(() => keptPick(key) || mine || EMPTY);
+  const [busy, setBusy] = useState(false);
   // The server's copy of this seat's proposal (from another tab, or after a reconnect) fills an
   // empty picker only: arrowing through a group proposes each complete code on the way, and
   // the echo of one must not undo the digits picked since (a repeat, say, on the way to 4).
@@ -40,13 +60,19 @@ export function AnswerBoard({ room, team, target, answer, tr, me, canPropose, ca
 
   function pick(next) {
     setCode(next);
+    sessionStorage.setItem(pickKey(key), JSON.stringify(next));
     if (isComplete(next) && !same(next, mine)) act({ type: "propose", target, code: next });
   }
 
   async function lock() {
     setBusy(true);
-    await act({ type: "lock", target, code });
+    const ok = await act({ type: "lock", target, code });
     setBusy(false);
+    if (ok) {
+      sessionStorage.removeItem(pickKey(key));
+      // The interception when it is due now, else the table head's "waiting for" line.
+      focusNext(target === "own" ? "section.board-enemy h2" : null, ".table-head .waiting-for", ".table-head h1");
+    }
   }
 
   const title = target === "own" ? t("board.decode_title") : t("board.intercept_title");

@@ -10,6 +10,7 @@
 import { html, useEffect, useLayoutEffect, useRef, useState } from "../html.js";
 import { t, errorText } from "../i18n.js";
 import { check } from "../net.js";
+import { focusNext } from "../focus.js";
 import { Code, Icon } from "./common.js";
 
 const DRAFT_DELAY_MS = 600;
@@ -66,7 +67,8 @@ export function EncryptorPanel({ tr, keywords, act }) {
     clearTimeout(timer.current);
     const ok = await act({ type: "transmit", clues: clues.map((c) => c.trim()) });
     setBusy(false);
-    if (!ok) setConfirming(false);
+    if (ok) focusNext(".table-head .waiting-for", ".table-head h1");
+    else setConfirming(false);
   }
 
   const judged = verdict?.key === current ? verdict : null;
