@@ -16,7 +16,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 from starlette.websockets import WebSocket
 
-from codebreakers.server import codes
+from codebreakers.server import codes, readiness
 from codebreakers.server.errors import Refused
 from codebreakers.server.hub import RoomHub
 from codebreakers.server.node import Node
@@ -77,6 +77,11 @@ def routes(node: Node) -> list[Route]:
         if node.draining:
             return JSONResponse({"status": "draining"}, status_code=503)
         return JSONResponse({"status": "ok"})
+
+    async def readyz(request: Request) -> Response:
+        ready, parts = await readiness.check(node)
+        status = "ready" if ready else "not_ready"
+        return JSONResponse({"status": status, **parts}, status_code=200 if ready else 503)
 
     async def create_room(request: Request) -> Response:
         try:
@@ -139,6 +144,7 @@ def routes(node: Node) -> list[Route]:
         Route("/", index),
         Route("/r/{code}", index),
         Route("/healthz", healthz),
+        Route("/readyz", readyz),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms/{code}", room),
