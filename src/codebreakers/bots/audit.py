@@ -198,8 +198,10 @@ IRREGULAR_PLURALS = frozenset(
     ]
 )
 PARTICIPLE_ENDINGS = {"en": ("ing", "ed", "en"), "fr": ("é", "ée", "és", "ées", "ant")}
+NOMINAL = frozenset({"NOUN", "ADJF", "PRTF"})
 VOWELS = frozenset("aeiouyéèêàâîôûœ")
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_COMPOUND = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*", re.UNICODE)
 
 
 @dataclass
@@ -287,8 +289,12 @@ def check_language(check: Check, clue: str, lang: str) -> None:
         ours = zipf(word, lang)
         if ours >= COMMON_HERE:
             continue
-        # a word of our dictionary that is not rare here is ours too ("salon", "chef", "mist")
-        ours_too = ours >= NEAR_RARE_ZIPF and known_here(word, lang)
+        # a word that is not rare here is ours too ("salon", "chef", "mist" in English): in
+        # Russian, one pymorphy3 knows; simplemma lists only forms that differ from their lemma
+        if lang == "ru":
+            ours_too = ours >= RARE_ZIPF and known_here(word, lang)
+        else:
+            ours_too = ours >= NEAR_RARE_ZIPF
         for other in NEIGHBOURS[lang]:
             theirs = zipf(word, other)
             lead = theirs - ours
@@ -299,17 +305,10 @@ def check_language(check: Check, clue: str, lang: str) -> None:
 
 
 def known_here(word: str, lang: str) -> bool:
-    """Whether the language's dictionary (simplemma, pymorphy3) knows `word`; Korean: yes."""
-    low = word.lower()
-    if lang in ("en", "fr"):
-        import simplemma
+    """Whether pymorphy3's Russian dictionary knows `word`."""
+    from codebreakers.bots.dictionary import morph_ru
 
-        return bool(simplemma.is_known(low, lang))
-    if lang == "ru":
-        from codebreakers.bots.dictionary import morph_ru
-
-        return bool(morph_ru().word_is_known(low))
-    return True
+    return bool(lang == "ru" and morph_ru().word_is_known(word.lower()))
 
 
 def check_frequency(check: Check, clue: str, lang: str) -> None:
@@ -336,7 +335,8 @@ def offensive(word: str, lang: str) -> bool:
 
 
 def check_offensive(check: Check, clue: str, lang: str) -> None:
-    if any(offensive(w, lang) for w in words_of(clue)):
+    """Whole words, a hyphenated one as one word ("pique-nique" is no "nique")."""
+    if any(offensive(w, lang) for w in _COMPOUND.findall(clue)):
         check.hit("offensive")
 
 
@@ -349,9 +349,13 @@ def _check_latin(check: Check, clue: str, lang: str) -> None:
             check.hit("abbreviation")
         low = word.lower()
         if not simplemma.is_known(low, lang):
-            if zipf(low, lang) >= NEAR_RARE_ZIPF and (len(low) <= 3 or not set(low) & VOWELS):
-                check.hit("abbreviation")  # frequent yet no dictionary word: "mri", "tgv"
-            elif len(words) == 1 or len(low) > 3:
+            # simplemma lists the forms that differ from their lemma, and lemmas only when
+            # some form points at them: an unknown word is a dictionary word when common
+            frequent = zipf(low, lang) >= NEAR_RARE_ZIPF
+            unspoken = not set(low) & VOWELS or (len(low) <= 3 and not set(low[:2]) & VOWELS)
+            if frequent and unspoken:
+                check.hit("abbreviation")  # frequent yet no word to say: "mri", "tgv"
+            elif not frequent and (len(words) == 1 or len(low) > 3):
                 check.hit("not_dictionary")
             continue
         lemma = simplemma.lemmatize(low, lang)
@@ -404,9 +408,9 @@ def _check_ru(check: Check, clue: str) -> None:
             check.hit("abbreviation" if any("Abbr" in p.tag for p in parses) else "proper_name")
         if len(words) > 1 or any(fold(p.normal_form) == fold(low) for p in parses):
             continue
-        best = parses[0]
-        if best.tag.POS in {"NOUN", "ADJF"} and best.tag.case == "nomn":
-            check.close("inflected", f"{low!r}: nominative of {best.normal_form!r}")
+        nominative = [p for p in parses if p.tag.POS in NOMINAL and p.tag.case == "nomn"]
+        if nominative:
+            check.close("inflected", f"{low!r}: nominative of {nominative[0].normal_form!r}")
         else:
             check.hit("inflected")
 
