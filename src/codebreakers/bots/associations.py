@@ -8,7 +8,8 @@ every reader scores a clue against a keyword's associations as well as the keywo
 
 The file is parsed strictly (a malformed line is an error naming the file and line) and loaded
 once per process per language. Embedding ~16,000 associations would take seconds, over the
-load budget, so their vectors are precomputed by scripts/build_bot_associations.py into
+load budget, so their vectors (and the keyword pool's) are precomputed by
+scripts/build_bot_associations.py into
 data/associations_<lang>.npz (int8 rows, a scale per row, kept in sync with the text by
 tests/bots/test_associations.py); an association missing from that file (the text edited
 since) is embedded on first use instead, so a stale file is slower, never wrong.

@@ -62,12 +62,16 @@ class Lexicon:
     assoc: Associations
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Unit vectors, the stored rows of associations and vocabulary words where possible
-        (so every bot scores a clue with exactly the vector its encryptor saw)."""
-        texts = list(texts)
-        known = self.vocab.known_vectors(texts)
-        known.update(self.assoc.known_vectors(texts))
-        return TEXTS.embed(texts, known)
+        return embed(self.vocab, self.assoc, texts)
+
+
+def embed(vocab: Vocab, assoc: Associations, texts: Sequence[str]) -> np.ndarray:
+    """Unit vectors, the stored rows of associations, pool words and vocabulary words where
+    possible (so every bot scores a clue with exactly the vector its encryptor saw)."""
+    texts = list(texts)
+    known = vocab.known_vectors(texts)
+    known.update(assoc.known_vectors(texts))
+    return TEXTS.embed(texts, known)
 
 
 _lock = threading.Lock()
@@ -81,7 +85,7 @@ def pool_for(vocab: Vocab, assoc: Associations, words: Sequence[str]) -> Pool:
         cached = _pools.get(key)
     if cached is None:
         words = key[1]
-        vectors = vocab.embed(list(words)) if words else np.zeros((0, DIM), dtype=np.float32)
+        vectors = embed(vocab, assoc, words) if words else np.zeros((0, DIM), dtype=np.float32)
         folded = tuple(fold(w) for w in words)
         centroids, starts = sense_centroids(assoc, words)
         covered = np.array([bool(assoc.of(w)) for w in words], dtype=bool)
