@@ -344,7 +344,12 @@ def measure_first_load(browser: Browser, url: str) -> dict[str, Any]:
         page.goto(url)
         expect(page.locator(".table")).to_be_visible()
         page.wait_for_load_state("networkidle")
-        files = {urls[r].split("/", 3)[3]: n for r, n in sizes.items() if r in urls}
+        # Files named without the build's path segment (server/static.py): "static/app.js".
+        files = {
+            re.sub(r"^static/[0-9a-f]{12}/", "static/", urls[r].split("/", 3)[3]): n
+            for r, n in sizes.items()
+            if r in urls
+        }
         return {"http_bytes": sum(files.values()), "files": files, "ws_bytes": sum(ws_bytes)}
     finally:
         context.close()

@@ -18,9 +18,8 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 
-from codebreakers.server import metrics, process, quickplay, shutdown, ws
+from codebreakers.server import metrics, process, quickplay, shutdown, static, ws
 from codebreakers.server.config import Ports, ServerConfig
 from codebreakers.server.errors import Refused
 from codebreakers.server.http_routes import WEB_DIR, error_response, routes
@@ -70,7 +69,11 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
             *routes(node),
             *quickplay.routes(node),
             WebSocketRoute("/ws", partial(ws.endpoint, node)),
-            Mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
+            # The build's files (named by the page) for a year; the plain path revalidated.
+            Mount(
+                f"/static/{static.build_id(WEB_DIR)}", static.CachedFiles(WEB_DIR, static.IMMUTABLE)
+            ),
+            Mount("/static", static.CachedFiles(WEB_DIR, static.REVALIDATE), name="static"),
         ],
         middleware=[
             Middleware(ForwardedMiddleware, proxies=node.config.trusted_proxies),

@@ -12,11 +12,11 @@ from typing import Any
 import msgspec
 import segno
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.websockets import WebSocket
 
-from codebreakers.server import codes, readiness
+from codebreakers.server import codes, readiness, static
 from codebreakers.server.errors import Refused
 from codebreakers.server.hub import RoomHub
 from codebreakers.server.node import Node
@@ -69,7 +69,8 @@ class RoomCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 def routes(node: Node) -> list[Route]:
     async def index(request: Request) -> Response:
-        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+        page = static.index_page(WEB_DIR)  # naming the build's files (server/static.py)
+        return Response(page, media_type="text/html", headers={"Cache-Control": "no-cache"})
 
     async def healthz(request: Request) -> Response:
         # 503 once a graceful shutdown began, so a load balancer stops sending players here.

@@ -1,5 +1,5 @@
 /**
- * Interface language: JSON catalogs in /static/i18n/, picked from the browser the first time and
+ * Interface language: JSON catalogs in i18n/ beside this module, picked from the browser the first time and
  * switchable (remembered in localStorage). Server error codes are translated here, as
  * `error.<code>`. The interface language is unrelated to a room's word-pool language.
  */
@@ -20,7 +20,8 @@ export function pickLanguage() {
 }
 
 async function fetchCatalog(lang) {
-  const res = await fetch(`/static/i18n/${lang}.json`);
+  // Beside this module, so under the page's build path (server/static.py) like every file.
+  const res = await fetch(new URL(`./i18n/${lang}.json`, import.meta.url));
   if (!res.ok) throw new Error(`catalog ${lang}: ${res.status}`);
   return res.json();
 }

@@ -12,7 +12,7 @@ const cache = {};
 
 async function loadRules(lang) {
   if (!cache[lang]) {
-    cache[lang] = fetch(`/static/rules/${lang}.json`).then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.status))));
+    cache[lang] = fetch(new URL(`../rules/${lang}.json`, import.meta.url)).then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.status))));
   }
   return cache[lang];
 }
