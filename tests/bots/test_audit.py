@@ -49,7 +49,7 @@ FORBIDDEN_CLUES = [
     ("ru", "мвд", "abbreviation"),
     ("ru", "snow", "other_language"),
     ("ko", "다크", "proper_name"),
-    ("ko", "뮤직", "transliteration"),
+    ("ko", "나이트", "transliteration"),
     ("ko", "부르", "verb_stem"),
     ("ko", "바다에", "inflected"),
     ("ko", "music", "other_language"),
@@ -68,6 +68,9 @@ CLEAN_CLUES = [
     ("ru", "лезвие"),
     ("ru", "снег"),
     ("ko", "건반"),
+    ("ko", "바다"),
+    ("ko", "케이크"),
+    ("ko", "치마"),
     ("ko", "새해 첫날"),
 ]
 

@@ -198,6 +198,7 @@ IRREGULAR_PLURALS = frozenset(
     ]
 )
 PARTICIPLE_ENDINGS = {"en": ("ing", "ed", "en"), "fr": ("é", "ée", "és", "ées", "ant")}
+KO_NOUNS = frozenset({"NNG", "NNB", "NR", "NP"})
 NOMINAL = frozenset({"NOUN", "ADJF", "PRTF"})
 VOWELS = frozenset("aeiouyéèêàâîôûœ")
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -416,23 +417,34 @@ def _check_ru(check: Check, clue: str) -> None:
 
 
 def _check_ko(check: Check, clue: str) -> None:
+    """Kiwi's three best readings of each word out of context: a word one of them reads as a
+    whole common noun is one ("바다" is also a name, 바다/NNP, first); else the best reading
+    says what it is. Kiwi cannot tell an everyday loanword (케이크) from a transliteration
+    where a native word is in use (뮤직 for 음악): both sound transliterated, and only a near
+    miss unless Kiwi reads the word as a name (다크, 나이트: English words as brand names)."""
     from codebreakers.bots.dictionary import kiwi, sounds_transliterated
 
     for word in words_of(clue):
-        morphemes = kiwi().tokenize(word)
-        tags = [m.tag for m in morphemes]
+        readings = [tokens for tokens, _ in kiwi().analyze(word, top_n=3)]
+        noun = any(len(r) == 1 and r[0].tag in KO_NOUNS and r[0].form == word for r in readings)
+        tags = [m.tag for m in readings[0]] if readings else []
         if any(t in {"SL", "SH", "SN"} for t in tags):
             check.hit("other_language")
-        if "NNP" in tags:
-            check.hit("proper_name")
-        if any(t.startswith(("J", "E")) for t in tags) and not word.endswith("다"):
-            check.hit("inflected")
-        if tags and tags[-1] in {"VV", "VA", "XR"}:
-            check.hit("verb_stem")
-        if tags and tags[0] in {"UN", "W_URL"}:
-            check.hit("not_dictionary")
         if sounds_transliterated(word):
-            check.hit("transliteration")
+            if not noun and "NNP" in tags:
+                check.hit("transliteration")
+            else:
+                check.close("transliteration", f"{word!r} sounds like a loanword")
+        if noun:
+            continue
+        if tags == ["NNP"]:
+            check.hit("proper_name")
+        elif any(t.startswith(("J", "E")) for t in tags) and not word.endswith("다"):
+            check.hit("inflected")
+        elif tags and tags[-1] in {"VV", "VA", "XR"}:
+            check.hit("verb_stem")
+        elif not tags or tags[0] in {"UN", "W_URL"}:
+            check.hit("not_dictionary")
 
 
 def check_dictionary(check: Check, clue: str, lang: str) -> None:
