@@ -8,7 +8,12 @@
   how many it refused with `too_many_connections`;
 - slow reader: sockets that stop reading while the room changes quickly; the server's memory
   before and after, and whether it dropped them;
-- cross-origin: sockets whose Origin is another site must get `bad_origin` and a 1008 close.
+- cross-origin: sockets whose Origin is another site must get `bad_origin` and a 1008 close;
+- forwarded spoof: the connection flood again, each socket naming another client in its own
+  `X-Forwarded-For`: no proxy is trusted, so all count as the one address they come from;
+- slow handshakes and slow frames: raw connections sending the upgrade a byte every 0.5 s, or a
+  60 KB frame 50 bytes every 0.5 s (campaigns/slow.py): every one must be closed within the
+  server's 10 s bounds (the frames with 1008) while a player is served meanwhile.
 HTML in user texts is checked in a real browser by tests/e2e/test_html_inert.py.
 """
 
@@ -32,10 +37,13 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from codebreakers.campaigns import report
 from codebreakers.campaigns.client import Tab
 from codebreakers.campaigns.servers import Cluster, cluster
+from codebreakers.campaigns.slow import trickled_frame, trickled_handshake
 from codebreakers.server.ipguard import DEFAULT as PER_IP
+from codebreakers.server.wire import FRAME_TIMEOUT_S, HEAD_TIMEOUT_S
 
 JSON = dict[str, Any]
 FLOOD = 200
+SLOW_SLACK_S = 5.0  # a loaded machine's timers fire late
 
 
 async def _room(c: Cluster) -> str:
@@ -105,12 +113,14 @@ async def ip_flood(c: Cluster, code: str, sockets: int) -> JSON:
             "allowed": allowed, "answers": dict(totals)}  # fmt: skip
 
 
-async def connection_flood(c: Cluster, count: int) -> JSON:
-    """Open `count` sockets from one address and keep them: how many does the server hold?"""
+async def connection_flood(c: Cluster, count: int, spoof: bool = False) -> JSON:
+    """Open `count` sockets from one address and keep them: how many does the server hold?
+    With `spoof`, each names a client of its own in `X-Forwarded-For`."""
     opened, failed = [], 0
-    for _ in range(count):
+    for i in range(count):
+        named = {"X-Forwarded-For": f"10.{i // 256}.{i % 256}.7"} if spoof else None
         try:
-            opened.append(await connect(c.ws_urls[0], open_timeout=20))
+            opened.append(await connect(c.ws_urls[0], open_timeout=20, additional_headers=named))
         except (OSError, InvalidStatus, TimeoutError):
             failed += 1
     answers: Counter[str] = Counter()
@@ -198,6 +208,35 @@ async def cross_origin(c: Cluster, code: str, count: int) -> JSON:
     return {"attempts": count, "refused_bad_origin_1008": refused}
 
 
+async def slow_clients(c: Cluster, handshakes: int, frames: int) -> JSON:
+    """Trickled handshakes and frames at once, a player served meanwhile: how long until each
+    was cut off (None: still open after the whole handshake or frame went)."""
+    port = urlsplit(c.ws_urls[0]).port
+    assert port is not None
+    shakes = [asyncio.ensure_future(trickled_handshake(port)) for _ in range(handshakes)]
+    trickled = [asyncio.ensure_future(trickled_frame(port)) for _ in range(frames)]
+    await asyncio.sleep(2)
+    started = time.monotonic()
+    player = await _player(c, await _room(c), "Meanwhile")
+    await player.request({"type": "rename", "name": "Still served"})
+    served_s = time.monotonic() - started
+    await player.close()
+    shook = await asyncio.gather(*shakes)
+    framed = await asyncio.gather(*trickled)
+    head_bound, frame_bound = HEAD_TIMEOUT_S + SLOW_SLACK_S, FRAME_TIMEOUT_S + SLOW_SLACK_S
+    return {
+        "handshakes": handshakes,
+        "handshakes_cut_in_time": sum(s is not None and s <= head_bound for s in shook),
+        "handshake_longest_s": max((round(s, 1) for s in shook if s is not None), default=None),
+        "frames": frames,
+        "frames_cut_1008_in_time": sum(
+            s is not None and s <= frame_bound and code == 1008 for s, code in framed
+        ),
+        "frame_longest_s": max((round(s, 1) for s, _ in framed if s is not None), default=None),
+        "player_served_meanwhile_s": round(served_s, 2),
+    }
+
+
 async def campaign(c: Cluster, limited: Cluster, connections: int) -> JSON:
     """`limited` keeps the per-address limits (all clients here share 127.0.0.1); on `c` they
     are off, so each per-socket and per-player limit is measured alone."""
@@ -210,6 +249,8 @@ async def campaign(c: Cluster, limited: Cluster, connections: int) -> JSON:
         "connection_flood": await connection_flood(limited, connections),
         "slow_readers": await slow_readers(c, await _room(c), 4, 1200),
         "cross_origin": await cross_origin(c, code, 20),
+        "forwarded_spoof": await connection_flood(limited, connections, spoof=True),
+        "slow_clients": await slow_clients(c, 100, 50),
         "server_tracebacks": len(c.errors_logged()) + len(limited.errors_logged()),
     }
 
@@ -230,6 +271,14 @@ def failures(s: JSON) -> list[str]:
         bad.append("slow readers kept")
     if s["cross_origin"]["refused_bad_origin_1008"] != s["cross_origin"]["attempts"]:
         bad.append("cross-origin accepted")
+    spoof = s["forwarded_spoof"]
+    if spoof["held_open"] > spoof["cap"] or spoof["refused"].get("too_many_connections", 0) == 0:
+        bad.append("forwarded headers believed")
+    slow = s["slow_clients"]
+    if slow["handshakes_cut_in_time"] < slow["handshakes"]:
+        bad.append("slow handshakes kept")
+    if slow["frames_cut_1008_in_time"] < slow["frames"]:
+        bad.append("slow frames kept")
     if s["server_tracebacks"]:
         bad.append("server_tracebacks")
     return bad
