@@ -23,6 +23,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 __all__ = ["bot_server"]  # the fixture, used by name
 
 Box = dict[str, float]
+# A phone while typing: the on-screen keyboard and its suggestion strip take the lower 410 px.
+PHONE_TYPING = {"width": PHONE["width"], "height": PHONE["height"] - 410}
 
 
 def box(locator: Locator) -> Box:
@@ -40,6 +42,12 @@ def overlap(a: Box, b: Box) -> bool:
     )
 
 
+def to_bottom_edge(target: Locator) -> None:
+    """Scrolls as a browser does to show a field being tabbed to: just enough, so it ends up at
+    the bottom edge of the screen, where a floating panel would sit."""
+    target.evaluate("e => e.scrollIntoView({ block: 'end' })")
+
+
 def on_screen(page: Page, b: Box) -> bool:
     size = page.viewport_size
     assert size
@@ -54,21 +62,26 @@ def check_writing(player: Player) -> None:
     code = page.locator("section.encryptor .secret-code .code")
     keywords = page.locator(".keywords")
     page.set_viewport_size(PHONE)
-    page.evaluate("window.scrollTo(0, 0)")
     for field in fields:
+        to_bottom_edge(field)
         assert not overlap(box(guide), box(field)), "the guide covers a clue field on a phone"
+    page.evaluate("window.scrollTo(0, 0)")
+    page.set_viewport_size(PHONE_TYPING)
     for i, field in enumerate(fields):
         field.focus()
+        to_bottom_edge(field)
         field.press_sequentially("ab")
-        assert on_screen(page, box(code)), f"the secret code is off screen while typing clue {i}"
-        assert not overlap(box(code), box(keywords)), "the keyword bar hides the secret code"
+        where = f"while typing clue {i + 1}: code {box(code)}, keywords {box(keywords)}"
+        assert on_screen(page, box(code)), f"the secret code is off screen {where}"
+        assert not overlap(box(code), box(keywords)), f"the keyword bar hides the code {where}"
         field.fill("")
+    page.set_viewport_size(PHONE)
     player.shot(ARTIFACTS / "layout", "writing-phone", full_page=False)
     page.set_viewport_size(DESKTOP)
     page.evaluate("window.scrollTo(0, 0)")
     send = page.locator(".chat-team .chat-form button[type=submit]")
     for target in [*fields, send]:
-        target.scroll_into_view_if_needed()
+        to_bottom_edge(target)
         assert not overlap(box(guide), box(target)), f"the guide covers {target} on a desktop"
     player.shot(ARTIFACTS / "layout", "writing-desktop", full_page=False)
 
@@ -82,10 +95,10 @@ def check_deciding(player: Player, team: str) -> None:
     expect(lock).to_be_enabled()
     # Scrolled only as far as a player must to tap the last digit: that row at the bottom edge.
     last_row = page.locator("section.board-own .pick-row").last
-    last_row.evaluate("row => row.scrollIntoView({ block: 'end' })")
+    to_bottom_edge(last_row)
     assert on_screen(page, box(lock)), "the Lock button is below the fold on a phone"
     # Scrolled to the board's end, the Lock button is back in its place, under the last row.
-    page.locator("section.board-own").evaluate("b => b.scrollIntoView({ block: 'end' })")
+    to_bottom_edge(page.locator("section.board-own"))
     assert not overlap(box(lock), box(last_row)), "the Lock button hides the last clue's digits"
     player.shot(ARTIFACTS / "layout", "deciding-phone", full_page=False)
 
