@@ -104,3 +104,10 @@ def test_measure_reads_bot_games() -> None:
     assert only["reader"] == "glove" and result["transmissions"] == only["transmissions"] > 0
     assert 0 <= only["decoded"] <= only["transmissions"]
     assert only["human"]["transmissions"] >= 40
+
+
+def test_command_refuses_a_reader_of_another_language(capsys: pytest.CaptureFixture[str]) -> None:
+    from codebreakers.cli import main
+
+    assert main(["simulate", "readers", "--lang", "ru", "--reader", "glove", "--json"]) == 2
+    assert "does not read ru" in capsys.readouterr().err
