@@ -197,7 +197,10 @@ IRREGULAR_PLURALS = frozenset(
         "cieux",
     ]
 )
-PARTICIPLE_ENDINGS = {"en": ("ing", "ed", "en"), "fr": ("é", "ée", "és", "ées", "ant")}
+PARTICIPLE_ENDINGS = {
+    "en": ("ing", "ed", "en"),
+    "fr": ("é", "ée", "és", "ées", "ant", "u", "ue", "us", "ues", "i", "ie", "is", "ies"),
+}
 KO_NOUNS = frozenset({"NNG", "NNB", "NR", "NP"})
 NOMINAL = frozenset({"NOUN", "ADJF", "PRTF"})
 VOWELS = frozenset("aeiouyéèêàâîôûœ")
@@ -419,12 +422,15 @@ def _check_ru(check: Check, clue: str) -> None:
 def _check_ko(check: Check, clue: str) -> None:
     """Kiwi's three best readings of each word out of context: a word one of them reads as a
     whole common noun is one ("바다" is also a name, 바다/NNP, first); else the best reading
-    says what it is. Kiwi cannot tell an everyday loanword (케이크) from a transliteration
-    where a native word is in use (뮤직 for 음악): both sound transliterated, and only a near
-    miss unless Kiwi reads the word as a name (다크, 나이트: English words as brand names)."""
+    says what it is. Kiwi tags every noun its dictionary lacks as a proper noun (북극, 제빵사
+    as well as 서울), so a proper noun is only a near miss. Kiwi cannot tell an everyday
+    loanword (케이크) from a transliteration where a native word is in use (뮤직 for 음악):
+    both sound transliterated, a near miss, and a hit when Kiwi does not know the word as a
+    common noun either (다크, 나이트: English words as brand names)."""
     from codebreakers.bots.dictionary import kiwi, sounds_transliterated
 
-    for word in words_of(clue):
+    words = words_of(clue)
+    for word in words:
         readings = [tokens for tokens, _ in kiwi().analyze(word, top_n=3)]
         noun = any(len(r) == 1 and r[0].tag in KO_NOUNS and r[0].form == word for r in readings)
         tags = [m.tag for m in readings[0]] if readings else []
@@ -438,7 +444,9 @@ def _check_ko(check: Check, clue: str) -> None:
         if noun:
             continue
         if tags == ["NNP"]:
-            check.hit("proper_name")
+            check.close("proper_name", f"{word!r}: Kiwi knows no common noun {word!r}")
+        elif len(words) > 1:
+            continue  # a phrase has its particles and endings: 옆으로 걷다
         elif any(t.startswith(("J", "E")) for t in tags) and not word.endswith("다"):
             check.hit("inflected")
         elif tags and tags[-1] in {"VV", "VA", "XR"}:
