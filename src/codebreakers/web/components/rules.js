@@ -9,6 +9,13 @@ import { t } from "../i18n.js";
 import { Icon } from "./common.js";
 
 const cache = {};
+// The rules name the table's role marks by the emoji they once were; they are drawn as the same
+// SVG icons the table shows (colour emoji render as empty boxes without an emoji font).
+const TEXT_ICONS = { "🔑": "key-round", "🎯": "target" };
+
+function withIcons(text) {
+  return text.split(/(🔑|🎯)/u).map((part) => (TEXT_ICONS[part] ? html`<${Icon} name=${TEXT_ICONS[part]} />` : part));
+}
 
 async function loadRules(lang) {
   if (!cache[lang]) {
@@ -62,7 +69,7 @@ export function RulesDialog({ state, onClose }) {
       ${sections.map(
         (s) => html`<section id=${`rules-${s.id}`} class=${s.id === wanted ? "current" : ""}>
           <h2>${s.title}</h2>
-          ${s.paragraphs.map((p) => html`<p>${p}</p>`)}
+          ${s.paragraphs.map((p) => html`<p>${withIcons(p)}</p>`)}
         </section>`,
       )}
     </div>
