@@ -27,7 +27,8 @@ from e2e.test_mastermind import create_room, shown_rows
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
-SCREENS = ["home", "how-to-play", "waiting room", "encryptor", "decoding", "reveal"]
+SCREENS = ["home", "how-to-play", "waiting room", "encryptor", "encryptor review", "decoding"]
+SCREENS += ["reveal"]
 SCREENS += ["interception", "tie-break", "end"]
 COMBOS = [(PHONE, "light"), (PHONE, "dark"), (DESKTOP, "light"), (DESKTOP, "dark")]
 FAILING_IMPACTS = {"moderate", "serious", "critical"}
@@ -140,8 +141,15 @@ def test_every_decrypto_screen(browser: Browser, server_url: str) -> None:
             everyone = [p for members in team_of.values() for p in members]
             if phase == "writing" and "encryptor" not in seen:
                 seen.add("encryptor")
-                encryptor = wait_for(everyone, Player.is_encryptor, "an encryptor")
-                audit.screen(encryptor[0], "encryptor")
+                encryptor = wait_for(everyone, Player.is_encryptor, "an encryptor")[0]
+                audit.screen(encryptor, "encryptor")
+                page = encryptor.page  # the final confirmation, then back to the fields
+                for i, clue in enumerate(["zeppelin", "quasar", "ginkgo"]):
+                    page.fill(f"#clue-{i}", clue)
+                page.click("section.encryptor form button[type=submit]")
+                expect(page.locator("section.encryptor .confirm")).to_be_visible()
+                audit.screen(encryptor, "encryptor review")
+                page.click("section.encryptor .confirm button:not(.primary)")
             elif phase == "decoding" and "decoding" not in seen:
                 seen.add("decoding")
                 audit.screen(wait_for(everyone, lambda p: p.can_lock("own"), "a decider")[0], phase)
@@ -223,6 +231,7 @@ def test_mastermind_breaker_and_maker(browser: Browser, server_url: str) -> None
                 audit.screen(ada, "mastermind breaker")
             for colour in solver.next_guess(shown_rows(page)):
                 page.keyboard.press(str(colour + 1))
+            expect(page.locator(".mm-entry .mm-submit")).to_be_enabled()
             page.keyboard.press("Enter")
             played = page.locator(".mm-board .mm-row:not(.mm-row-empty):not(.mm-row-next)")
             expect(page.locator(".mm-history .mm-attempt").or_(played.nth(n - 1))).to_be_visible()
@@ -230,6 +239,31 @@ def test_mastermind_breaker_and_maker(browser: Browser, server_url: str) -> None
                 break
         expect(page.locator("#mm-entry-title")).to_contain_text("secret code")
         audit.screen(ada, "mastermind maker")
+        page.click(".mm-entry .mm-random")
+        expect(page.locator(".mm-outcome")).to_be_visible(timeout=60_000)
+        audit.screen(ada, "mastermind end")
     finally:
         ada.context.close()
-    audit.check(["mastermind breaker", "mastermind maker"])
+    marking(browser, server_url, audit, folder)
+    audit.check(["mastermind breaker", "mastermind maker", "mastermind end", "mastermind marking"])
+
+
+def marking(browser: Browser, server_url: str, audit: Audit, folder: Path) -> None:
+    """Manual marking: Bea makes the code, Ada guesses a row, Bea's marking panel."""
+    ada = Player.open(browser, "Ada", DESKTOP)
+    bea = Player.open(browser, "Bea", DESKTOP)
+    try:
+        create_room(ada, server_url, folder, manual=True)
+        bea.join(ada.page.url)
+        ada.page.click(".host-panel .start")
+        expect(bea.page.locator(".mm-entry .mm-random")).to_be_visible()
+        bea.page.click(".mm-entry .mm-random")
+        expect(ada.page.locator(".mm-entry .mm-submit")).to_be_visible()
+        for key in "1243":
+            ada.page.keyboard.press(key)
+        ada.page.click(".mm-entry .mm-submit")
+        expect(bea.page.locator(".mm-mark")).to_be_visible()
+        audit.screen(bea, "mastermind marking")
+    finally:
+        ada.context.close()
+        bea.context.close()
