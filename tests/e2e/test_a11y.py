@@ -3,14 +3,14 @@
 Each screen is visited once and checked in the four combinations of a phone or desktop viewport
 and a light or dark theme (resizing the page and switching the system colour scheme, which the
 "auto" theme follows): axe-core (tests/e2e/vendor, scripts/vendor-test.sh) must report no
-violation of impact moderate or above. On the waiting room and every table screen, each button's
-accessible name (as Chromium computes it) and visible text must be non-empty where needed and
-hold no emoji (Extended_Pictographic): icons are SVG from the vendored sprite, which render
-without an emoji font.
+violation of impact moderate or above. On every screen (the waiting room and the tables among
+them), each button's accessible name (as Chromium computes it) must be non-empty, and neither it
+nor the button's visible text may hold an emoji (Extended_Pictographic): icons are SVG from the
+vendored sprite, which render without an emoji font.
 
-One Decrypto game of four covers home, how-to-play, waiting room, encryptor, decoding,
-interception, reveal, tie-break and end; one Mastermind match against the computer covers the
-breaker and the maker.
+One Decrypto game of four covers home, how-to-play, waiting room, encryptor and its final
+confirmation, decoding, interception, reveal, tie-break and end; a Mastermind match against the
+computer covers the breaker, the maker and the match's end, a manual-marking room the marking.
 """
 
 from __future__ import annotations
@@ -91,12 +91,10 @@ class Audit:
         self.problems: dict[str, list[str]] = {}
         self.screens: list[str] = []
 
-    def screen(self, player: Player, name: str, buttons: bool = True) -> None:
+    def screen(self, player: Player, name: str) -> None:
         page = player.page
         self.screens.append(name)
-        found: list[str] = []
-        if buttons:
-            found += bad_buttons(page)
+        found = bad_buttons(page)
         size = page.viewport_size
         for viewport, scheme in COMBOS:
             page.set_viewport_size(viewport)
@@ -124,14 +122,14 @@ def test_every_decrypto_screen(browser: Browser, server_url: str) -> None:
     players: list[Player] = [visitor]
     try:
         visitor.page.goto(server_url)
-        audit.screen(visitor, "home", buttons=False)
+        audit.screen(visitor, "home")
         visitor.page.click("button[aria-label='How to play']")
         dialog = visitor.page.locator("dialog.rules")
         expect(dialog.locator("section").first).to_be_visible()
         # The rules' role marks are the table's SVG icons, not emoji that need an emoji font.
         expect(dialog.locator("svg.icon-key-round").first).to_be_visible()
         assert not EMOJI_ONLY.search(dialog.inner_text())
-        audit.screen(visitor, "how-to-play", buttons=False)
+        audit.screen(visitor, "how-to-play")
         visitor.context.close()
 
         seen: set[str] = set()
