@@ -29,6 +29,8 @@ export function EncryptorPanel({ tr, keywords, act }) {
   const timer = useRef(null);
   const sendButton = useRef(null);
   const current = keyOf(clues);
+  const latest = useRef(current); // the clues as typed now, for an answer arriving later
+  latest.current = current;
 
   async function judge(next) {
     const key = keyOf(next);
@@ -38,7 +40,22 @@ export function EncryptorPanel({ tr, keywords, act }) {
       { quiet: true, onError: (code, detail) => (refusal = { code, detail }) },
     );
     const index = CLUE_DETAIL.exec(refusal?.detail || "");
-    setVerdict({ key, ok, code: refusal?.code, clue: index ? Number(index[1]) - 1 : null });
+    const answer = { key, ok, code: refusal?.code, clue: index ? Number(index[1]) - 1 : null };
+    setVerdict(answer);
+    return answer;
+  }
+
+  /** Review: at once when the clues as typed passed the check, else once they pass it (a
+   * quick Enter after the last key doesn't wait for the 0.6 s pause). */
+  async function review() {
+    if (judged) {
+      if (judged.ok) setConfirming(true);
+      return;
+    }
+    clearTimeout(timer.current);
+    act({ type: "draft", clues }, { quiet: true });
+    const answer = await judge(clues);
+    if (answer.ok && answer.key === latest.current) setConfirming(true);
   }
 
   useEffect(() => {
@@ -104,7 +121,7 @@ export function EncryptorPanel({ tr, keywords, act }) {
           class="stack"
           onSubmit=${(e) => {
             e.preventDefault();
-            if (judged?.ok) setConfirming(true);
+            review();
           }}
         >
           ${[0, 1, 2].map(
@@ -134,7 +151,7 @@ export function EncryptorPanel({ tr, keywords, act }) {
             </div>`,
           )}
           ${general || blank ? html`<p class="muted small" role="status">${errorText(refused.code)}</p>` : null}
-          <button class="primary" type="submit" disabled=${!judged?.ok}>${t("encryptor.review")}</button>
+          <button class="primary" type="submit" disabled=${!!refused}>${t("encryptor.review")}</button>
         </form>`}
   </section>`;
 }
