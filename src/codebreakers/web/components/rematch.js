@@ -2,8 +2,9 @@
  * After a game, playing again is agreed, not imposed: any seated player proposes it ("Play
  * again"), each seated player then says ready or leaves the seats (to watch, or for the home
  * page), and the next game starts by itself once every seated human is ready; bots always are
- * (`play_again`, docs/protocol.md). While a seat is empty the seats are shown, so someone can
- * sit or the host can seat a bot. Shared by every game's end screen.
+ * (`play_again`, docs/protocol.md). While someone is awaited or a seat is empty the seats are
+ * shown, so someone can sit, or the host can seat a bot or move a player who went away to the
+ * spectators. Shared by every game's end screen.
  */
 import { html } from "../html.js";
 import { t } from "../i18n.js";
@@ -37,7 +38,7 @@ export function PlayAgain({ room, me }) {
         : null}
       ${ready.length && short ? html`<p class="muted small">${t("again.seat_empty")}</p>` : null}
     </div>
-    ${ready.length && short ? html`<${Seats} room=${room} me=${me} />` : null}
+    ${ready.length && (short || waiting.length) ? html`<${Seats} room=${room} me=${me} />` : null}
     <div class="row">
       ${mine && !ready.includes(me)
         ? html`<button class="primary again-yes" onClick=${() => send("play_again")}>
