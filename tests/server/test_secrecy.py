@@ -124,4 +124,10 @@ def test_only_the_host_gets_the_custom_word_list(server: TestClient) -> None:
     host.ok({"type": "transfer_host", "player": other.you})
     _catch_up(other, host.room["version"])
     assert other.room["options"]["custom_words"] == second  # the new host edits the list
+
+    for name in ("C", "D"):
+        Client(server, code).join(name)
+    other.ok({"type": "start"})  # the room frames of a change come before its ack
+    assert other.room["status"] == "playing"  # during a game the list sits beside the keywords:
+    assert other.room["options"]["custom_words"] is None  # not even the host gets it then
     assert host.room["options"]["custom_words"] is None

@@ -6,9 +6,10 @@ Two parts, both checked with secrets.py on the bytes that would leave (or did le
   after every action each seat's, a spectator's and (when the room opens them) an open
   spectator's view is serialized as the server's `view` frame, and a record is exported for
   each of them as the HTTP route would before the end.
-- live: tables of scripted humans plus a spectator tab play on a real server; every frame each
-  tab received, the room description and each player's record fetched mid-game are checked
-  against the game's secrets read from the store afterwards.
+- live: tables of scripted humans plus a spectator tab play on a real server (every other one
+  with a host's custom list); every frame each tab received, the room description and each
+  player's record fetched mid-game are checked against the game's secrets read from the store
+  afterwards.
 """
 
 from __future__ import annotations
@@ -45,12 +46,18 @@ from codebreakers.store import open_store
 JSON = dict[str, Any]
 
 
+def _custom_list(rng: random.Random) -> list[str]:
+    """A host's list of words no scripted player would type (24, the least a host may set)."""
+    return [f"listword{rng.getrandbits(40):010x}" for _ in range(24)]
+
+
 def _truth(setup: JSON, state: Any, actions: list[JSON]) -> Truth:
     full = RULES.view(state, Viewer(None, True))
     truth = Truth(
         seed=setup["seed"],
         keywords={t: full["teams"][t]["keywords"] for t in ("white", "black")},
         seat_team={s: t for t, seats in setup["teams"].items() for s in seats},
+        custom_words=frozenset(setup["options"].get("custom_words") or ()),
     )
     for entry in actions:
         action, seat = entry["action"], entry["seat"]
@@ -63,8 +70,10 @@ def _truth(setup: JSON, state: Any, actions: list[JSON]) -> Truth:
 
 def _check_frame(text: str, who: Seen, truth: Truth, leaks: Counter[str]) -> None:
     frame = json.loads(text)
-    view = frame.get("view")
-    over = isinstance(view, dict) and view.get("phase") == "over"
+    view, room = frame.get("view"), frame.get("room")
+    over = (isinstance(view, dict) and view.get("phase") == "over") or (
+        isinstance(room, dict) and room.get("status") == "over"  # then the host's list is back
+    )
     if isinstance(view, dict) and "teams" in view:
         leaks.update(view_leaks(view, who, truth))
     leaks.update(bytes_leaks(text, who, truth, over, shown_guesses(view)))
@@ -82,6 +91,8 @@ def engine_part(games: int, seed: int) -> JSON:
             "order": rng.choice(["simultaneous", "classic"]),
             "open_spectators": rng.random() < 0.3,
         }
+        if rng.random() < 0.3:
+            options.update(words="custom", custom_words=_custom_list(rng))
         setup = {"options": options, "teams": teams, "seed": rng.getrandbits(62), "now": 0.0}
         seats = [s for team in teams.values() for s in team]
         eyes = [Seen(s) for s in seats] + [Seen(None, options["open_spectators"])]
@@ -131,7 +142,12 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
     leaks: Counter[str] = Counter()
     frames = http_bodies = 0
     for i in range(tables):
-        options = {"open_spectators": i % 3 == 2, "order": rng.choice(["simultaneous", "classic"])}
+        options: JSON = {
+            "open_spectators": i % 3 == 2,
+            "order": rng.choice(["simultaneous", "classic"]),
+        }
+        if i % 2 == 1:  # the host's list: its room frames only
+            options.update(words="custom", custom_words=_custom_list(rng))
         table = await open_table(c.http, c.ws_urls, ledger, rng, options=options)
         spectator = Tab(c.ws_urls, table.code, rng=random.Random(rng.getrandbits(64)), raw=[])
         await spectator.open()
@@ -145,6 +161,7 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
         spy.cancel()
         await asyncio.gather(spy, return_exceptions=True)
         truth = await _live_truth(c.db, table.tabs[0].game_id, [*table.tabs, spectator])
+        truth.host = table.tabs[0].you
         opened = options["open_spectators"]
         for tab in [*table.tabs, spectator]:
             who = Seen(tab.you, opened)

@@ -3,8 +3,9 @@
 Written from the documentation, not from the view code, so a leak in the view is not repeated
 here: a view (or partial record) is decoded back from the bytes that would leave the server and
 walked field by field, and the raw bytes are searched for secrets that belong nowhere in them:
-the seed, other seats' private notes and drafts, other players' seat tokens, and the enemy's
-keywords (quoted, as JSON writes them).
+the seed, other seats' private notes and drafts, other players' seat tokens, the enemy's
+keywords, and (to anyone but the host) the words of a custom list that no team holds (quoted,
+as JSON writes them).
 """
 
 from __future__ import annotations
@@ -27,6 +28,13 @@ class Truth:
     notes: dict[str, set[str]] = field(default_factory=dict)  # seat -> texts it wrote
     drafts: dict[str, set[str]] = field(default_factory=dict)  # seat -> drafted clues
     tokens: dict[str, str] = field(default_factory=dict)  # player id -> seat token
+    custom_words: frozenset[str] = frozenset()  # the host's list, when the room has one
+    host: str | None = None  # the one player id that may see that list
+
+    @property
+    def undealt(self) -> frozenset[str]:
+        """The list's words no team holds: no one but the host may ever be sent one."""
+        return self.custom_words.difference(*self.keywords.values())
 
 
 @dataclass(frozen=True)
@@ -91,11 +99,15 @@ def bytes_leaks(
     """Secrets that must not occur anywhere in `text` for this viewer.
 
     `allowed`: words the viewer was rightly shown (tie-break guesses). `seed_allowed`: a full
-    record (after the end, or an open spectator's, by docs/records.md's choice) carries the seed.
+    record (after the end, or an open spectator's, by docs/records.md's choice) carries the seed
+    and the rest of the setup, the host's custom list included.
     """
     found = []
     if not seed_allowed and str(truth.seed) in text:
         found.append("seed")
+    is_host = who.seat is not None and who.seat == truth.host
+    if not (seed_allowed or is_host) and any(_quoted(w) in text for w in truth.undealt):
+        found.append("custom word list")
     for seat, notes in truth.notes.items():
         if seat != who.seat and any(_quoted(n) in text for n in notes):
             found.append(f"{seat}'s note")

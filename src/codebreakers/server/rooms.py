@@ -420,7 +420,10 @@ def describe(
     data: JSON, code: str, connected: set[str], url: str, version: int, host: bool = False
 ) -> JSON:
     """The description: everything anyone may know about the room, listed field by field; with
-    `host`, the host's own copy, which alone carries the options as set (its custom words)."""
+    `host`, the host's own copy, which alone carries the options as set (its custom words)
+    while no game runs: the host edits them then, and during a game the list would sit in the
+    host's frames beside the enemy's keywords."""
+    editable = data["status"] != "playing"
     players = []
     for pid, info in data["players"].items():
         seat = seat_of(data, pid)
@@ -438,7 +441,7 @@ def describe(
     return {
         "code": code,
         "game": data["game"],
-        "options": data["options"] if host else public_options(data["options"]),
+        "options": data["options"] if host and editable else public_options(data["options"]),
         "public": data["public"],
         "status": data["status"],
         "host": data["host"],
