@@ -7,6 +7,7 @@ from decrypto_table import Table
 
 from codebreakers.games.decrypto.clues import (
     check_clues,
+    clue_key,
     clue_warnings,
     contains_keyword,
 )
@@ -19,7 +20,7 @@ from codebreakers.games.decrypto.clues import (
         ("CAT", "cat"),
         ("the cat", "cat"),
         ("cats and dogs", "cat"),
-        ("Éclair!", "eclair"),
+        ("Éclair!", "éclair"),
         ("ice cream", "Ice Cream"),
         ("icecream", "ice cream"),
         ("cold ice creams", "ice cream"),
@@ -33,6 +34,22 @@ from codebreakers.games.decrypto.clues import (
         ("большие коты", "кот"),
         ("사과를 먹다", "사과"),
         ("사과", "사과"),
+        # Compatibility forms and invisible characters hide nothing.
+        ("c\u00adat", "cat"),
+        ("ｃａｔ", "cat"),
+        ("ca\u200bt\ufe0f", "cat"),
+        ("the c\u2060at", "cat"),
+        # Hyphens, spaces and glued spellings are alike.
+        ("arcenciel", "arc-en-ciel"),
+        ("arc en ciel", "arc-en-ciel"),
+        ("un arc-en-ciels", "arc-en-ciel"),
+        ("ice cream", "icecream"),
+        # ё is optional in Russian spelling; forms made from the keyword.
+        ("мед", "мёд"),
+        ("ног", "нога"),
+        ("меди", "медь"),
+        ("музея", "музей"),
+        ("종소리를 듣다", "종소리"),
     ],
 )
 def test_an_own_keyword_as_a_word_is_found(clue: str, keyword: str) -> None:
@@ -54,6 +71,44 @@ def test_an_own_keyword_as_a_word_is_found(clue: str, keyword: str) -> None:
 )
 def test_other_words_are_not_the_keyword(clue: str, keyword: str) -> None:
     assert not contains_keyword(clue, keyword)
+
+
+@pytest.mark.parametrize(
+    ("clue", "keyword"),
+    [
+        ("princes", "princess"),
+        ("mais oui", "maïs"),
+        ("mai", "maïs"),
+        ("eclair", "éclair"),
+        ("мёд", "медь"),
+        ("мёда", "медь"),
+        ("종이", "종"),
+        ("차이", "차"),
+        ("별도", "별"),
+        ("new", "News"),
+        ("new york", "News"),
+        ("банка", "банк"),
+        ("банк", "банка"),
+        ("glasses", "glass"),
+        ("glass", "glasses"),
+    ],
+)
+def test_a_different_word_spelled_close_is_allowed_with_a_warning(clue: str, keyword: str) -> None:
+    """RULES.md: a clue is refused only if it is the keyword or holds it as a word; a different
+    word of the language (a pool word, an accent apart, a shorter stem) is only warned about."""
+    keywords = (keyword, "castle", "bread", "apple")
+    assert not contains_keyword(clue, keyword)
+    assert check_clues([clue, "sea", "sky"], keywords, frozenset()) is None
+    assert clue_warnings(clue, keywords, frozenset()) == ["near_form"]
+
+
+def test_an_invisible_character_does_not_make_a_new_clue() -> None:
+    keywords = ("castle", "bread", "apple", "river")
+    for clue in ("m\u00adoon", "ｍｏｏｎ", "moo\u200dn", "MOON\u202c"):
+        reused = check_clues([clue, "sea", "sky"], keywords, {clue_key("moon")})
+        assert reused is not None and reused.code == "clue_reused", clue
+    again = check_clues(["ice-cream", "ice cream", "sky"], keywords, frozenset())
+    assert again is not None and (again.code, again.detail) == ("clue_reused", "clue 2")
 
 
 def test_check_clues_reports_the_first_bad_clue() -> None:

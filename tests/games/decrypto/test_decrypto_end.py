@@ -168,3 +168,24 @@ def test_nothing_is_accepted_after_the_game() -> None:
     table.refuse("w1", {"type": "note", "number": 1, "text": "x"}, "game_over")
     table.refuse("system", {"type": "timeout"}, "game_over")
     assert RULES.next_deadline(table.state) is None
+
+
+def test_a_guess_matches_whatever_the_hyphens_spaces_and_invisible_characters() -> None:
+    """ "arc en ciel", "arcenciel" and a full-width or soft-hyphenated spelling all name
+    "arc-en-ciel": exact matches count without the owners' review."""
+    words = ["arc-en-ciel", "sous-marin", "pomme de terre", "chat", "chien", "lune", "mer", "ciel"]
+    table = Table(custom_words=words)
+    for _ in range(8):
+        table.play_round()
+    assert table.state.phase == "tiebreak_guess"
+    white_keywords, black_keywords = table.state.table.keywords
+    spellings = [
+        lambda w: w.replace("-", " "),
+        lambda w: w.replace("-", "").replace(" ", ""),
+        lambda w: "\u00ad".join(w),
+        lambda w: "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in w),
+    ]
+    guess = [spell(word) for spell, word in zip(spellings, black_keywords, strict=True)]
+    table.do(table.decider("white"), {"type": "guess_keywords", "words": guess})
+    table.do(table.decider("black"), {"type": "guess_keywords", "words": ["", "", "", ""]})
+    assert table.view("b1")["tiebreak"]["matches"]["white"] == [True, True, True, True]

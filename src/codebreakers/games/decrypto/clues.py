@@ -1,22 +1,34 @@
 """Clue rules: what the server refuses (reuse, an own keyword as a word), and what it warns about.
 
-Comparisons go through `fold` (case, accents, spaces) from the word pools, so "Éclair" and
-"eclair " are one clue. "As a word" also covers simple inflections ("cats" for "cat", "кошки" for
-"кошка", "사과를" for "사과"): a refusal must be clear and predictable, so inflections are a
-short suffix list per script rather than a stemmer, and a stem must keep three letters (one
-Hangul syllable) before a suffix is stripped.
+Two questions, two comparisons (words/folding.py has the keys):
+
+- "Was this clue given already?" compares `match_key`s: case, accents, spaces, hyphens and
+  invisible characters folded, so "Éclair", "eclair " and "e\u00adclair" are one clue.
+- "Is this clue, or does it contain as a word, an own keyword?" compares `spelling`s: case,
+  compatibility forms (NFKC), invisible characters and ё/е folded, accents kept ("mais" is not
+  "maïs"). A clue word is the keyword word, a plural or case form made from it (a short suffix
+  list per script, so that a refusal is clear and predictable: "cats" for "cat", "кошки" for
+  "кошка", "사과를" for "사과"), or the keyword's words glued ("arcenciel", "icecream").
+  Inflections go one way, from the keyword: "princes" is not a form of "princess". A clue word
+  that is a word of a keyword pool is a word of its own, never a form of another ("банка" for
+  "банк", "glasses" for "glass"). A Korean particle counts only after a keyword of two syllables
+  or more (종이 "paper" is not 종 "bell" + 이).
+
+What is close but not that (an accent apart, a shared stem, a one-syllable Korean keyword with
+what may be a particle) is the `near_form` warning: a different word of the language is allowed
+(RULES.md), and the table judges what was meant.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from codebreakers.games.base import Rejection
 from codebreakers.games.decrypto import rejections as R
-from codebreakers.games.decrypto.words.folding import fold
+from codebreakers.games.decrypto.words import POOL_LANGUAGES, load_pool
+from codebreakers.games.decrypto.words.folding import fold, match_key, spelling
 
 # Whether a clue looks like a translation of one of the keywords (a hook: the engine ships no
 # dictionary; the server may plug in one, for example the bots' multilingual embeddings).
@@ -25,18 +37,20 @@ TranslationCheck = Callable[[str, Sequence[str]], bool]
 _TOKEN = re.compile(r"[^\W_]+")
 _ASCII_TOKEN = re.compile(r"[a-z0-9]+")
 # Noun inflections only: "fishing" is not "fish" as a word (that is the keyword_inside warning).
-_LATIN_ENDINGS = (("ies", "y"), ("aux", "al"), ("s", ""), ("x", ""))
+# Latin script: (the keyword's ending, what replaces it) for the plurals made from a keyword.
+_LATIN_PLURALS = (("", "s"), ("", "x"), ("y", "ies"), ("al", "aux"))
 _ES_AFTER = ("s", "x", "z", "ch", "sh")
-_CYRILLIC_ENDINGS = tuple(
-    sorted(
-        (
-            *("а", "я", "ы", "и", "у", "ю", "е", "о", "ь", "ов", "ев", "ей", "ой", "ом", "ем"),
-            *("ам", "ям", "ах", "ях", "ами", "ями", "ью"),
-        ),
-        key=len,
-        reverse=True,
-    )
+_CYRILLIC_ENDINGS = (
+    *("а", "я", "ы", "и", "у", "ю", "е", "о", "ь", "ов", "ев", "ей", "ой", "ом", "ем"),
+    *("ам", "ям", "ах", "ях", "ами", "ями", "ью"),
 )
+# After a soft stem (a keyword in ь or й: медь, конь, музей) only the soft endings make its forms:
+# "мёда" is not a form of "медь".
+_SOFT_ENDINGS = ("я", "ю", "и", "е", "ем", "ей", "ям", "ями", "ях", "ью")
+# A keyword's own ending, dropped before a case ending is added (кошка -> кошк-и).
+_CYRILLIC_FINALS = ("а", "я", "о", "е", "ь", "й")
+# Keywords whose bare stem is a form (the genitive plural: нога -> ног, слово -> слов).
+_BARE_STEM_AFTER = ("а", "о")
 _KOREAN_PARTICLES = frozenset(
     (
         *("은", "는", "이", "가", "을", "를", "의", "에", "도", "로", "으로", "와", "과"),
@@ -44,6 +58,7 @@ _KOREAN_PARTICLES = frozenset(
     )
 )
 _MIN_STEM = 3
+_MIN_KOREAN_STEM = 2  # syllables
 
 NUMBER_WORDS = frozenset(
     fold(word)
@@ -89,55 +104,109 @@ NUMBER_WORD = "number_word"
 SPELLING_HINT = "spelling_hint"
 SOUND_HINT = "sound_hint"
 KEYWORD_INSIDE = "keyword_inside"
+NEAR_FORM = "near_form"
 TRANSLATION = "translation"
 WARNING_CODES = frozenset(
-    (DIGIT, SINGLE_LETTER, NUMBER_WORD, SPELLING_HINT, SOUND_HINT, KEYWORD_INSIDE, TRANSLATION)
+    (
+        *(DIGIT, SINGLE_LETTER, NUMBER_WORD, SPELLING_HINT, SOUND_HINT),
+        *(KEYWORD_INSIDE, NEAR_FORM, TRANSLATION),
+    )
 )
+WordTest = Callable[[str, str], bool]
 
 
 def _is_hangul(text: str) -> bool:
     return any("\uac00" <= char <= "\ud7a3" for char in text)
 
 
+def _is_cyrillic(text: str) -> bool:
+    return any("\u0400" <= char <= "\u04ff" for char in text)
+
+
 @lru_cache(maxsize=65536)
 def fold_text(text: str) -> str:
-    """`fold`, with a shortcut for plain ASCII (most clues) and a cache (keywords recur)."""
+    """`match_key`, with a shortcut for plain ASCII (most clues) and a cache (keywords recur)."""
     if text.isascii():
-        return "".join(text.lower().split())
-    return fold(text)
+        return "".join(text.lower().replace("-", "").split())
+    return match_key(text)
 
 
 @lru_cache(maxsize=65536)
-def forms(word: str) -> frozenset[str]:
-    """A folded word and what it may be an inflection of (its candidate base forms)."""
+def words(text: str) -> tuple[str, ...]:
+    """The words of a text as spelled (`spelling`), in order; anything else separates words."""
+    if text.isascii():  # most clues: lower case is the whole spelling
+        return tuple(_ASCII_TOKEN.findall(text.lower()))
+    return tuple(_TOKEN.findall(spelling(text)))
+
+
+@cache
+def _pool_words() -> frozenset[str]:
+    """Every pool word of every language, as spelled: words of their own."""
+    return frozenset(spelling(word) for lang in POOL_LANGUAGES for word in load_pool(lang))
+
+
+@lru_cache(maxsize=8192)
+def inflections(word: str) -> frozenset[str]:
+    """A keyword word and the plural and case forms made from it (spelled, accents kept)."""
     found = {word}
-    for ending, base in _LATIN_ENDINGS:
-        if word.endswith(ending) and len(word) - len(ending) >= _MIN_STEM:
-            found.add(word[: -len(ending)] + base)
-    if word.endswith("es") and word[:-2].endswith(_ES_AFTER) and len(word) - 2 >= _MIN_STEM:
-        found.add(word[:-2])
-    for ending in _CYRILLIC_ENDINGS:
+    if len(word) < _MIN_STEM or _is_hangul(word):
+        return frozenset(found)
+    if _is_cyrillic(word):
+        final = next((f for f in _CYRILLIC_FINALS if word.endswith(f)), "")
+        stem = word[: len(word) - len(final)]
+        if len(stem) >= _MIN_STEM:
+            soft = final in ("ь", "й")
+            found.update(stem + ending for ending in (_SOFT_ENDINGS if soft else _CYRILLIC_ENDINGS))
+            if final in _BARE_STEM_AFTER:
+                found.add(stem)
+        return frozenset(found)
+    for ending, plural in _LATIN_PLURALS:
+        if word.endswith(ending):
+            found.add(word[: len(word) - len(ending)] + plural)
+    if word.endswith(_ES_AFTER):
+        found.add(word + "es")
+    return frozenset(found)
+
+
+def same_word(clue_word: str, keyword_word: str) -> bool:
+    """Whether a clue word (spelled) is the keyword word or a form made from it: the refusal."""
+    if clue_word == keyword_word:
+        return True
+    if clue_word in _pool_words():
+        return False  # a word of its own ("банка" for "банк")
+    if _is_hangul(keyword_word):
+        rest = clue_word[len(keyword_word) :]
+        long_enough = len(keyword_word) >= _MIN_KOREAN_STEM
+        return long_enough and clue_word.startswith(keyword_word) and rest in _KOREAN_PARTICLES
+    return clue_word in inflections(keyword_word)
+
+
+@lru_cache(maxsize=65536)
+def _stems(word: str) -> frozenset[str]:
+    """A folded word and what it may be a form of, by stripping endings: loose, both ways."""
+    found = {word}
+    for ending in ("ies", "aux", "es", "s", "x", *_CYRILLIC_ENDINGS):
         if word.endswith(ending) and len(word) - len(ending) >= _MIN_STEM:
             found.add(word[: -len(ending)])
     return frozenset(found)
 
 
-def same_word(clue_word: str, keyword_word: str) -> bool:
-    """Whether a folded clue word is the folded keyword word or one of its inflections."""
+@lru_cache(maxsize=65536)
+def _folded_words(text: str) -> tuple[str, ...]:
+    """`words` with accents folded too: what `near_word` compares."""
+    if text.isascii():
+        return words(text)
+    return tuple(fold(word) for word in words(text))
+
+
+def near_word(clue_word: str, keyword_word: str) -> bool:
+    """Whether two folded words are only an ending or a possible particle apart: a warning."""
     if clue_word == keyword_word:
         return True
     if _is_hangul(keyword_word):
         rest = clue_word[len(keyword_word) :]
         return clue_word.startswith(keyword_word) and rest in _KOREAN_PARTICLES
-    return not forms(clue_word).isdisjoint(forms(keyword_word))
-
-
-@lru_cache(maxsize=65536)
-def words(text: str) -> tuple[str, ...]:
-    """The folded words of a text, in order (punctuation and spaces separate words)."""
-    if text.isascii():  # most clues: lower case is the whole folding
-        return tuple(_ASCII_TOKEN.findall(text.lower()))
-    return tuple(fold_text(token) for token in _TOKEN.findall(unicodedata.normalize("NFC", text)))
+    return not _stems(clue_word).isdisjoint(_stems(keyword_word))
 
 
 def clue_key(clue: str) -> str:
@@ -146,54 +215,64 @@ def clue_key(clue: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _keyword_words(keyword: str) -> tuple[tuple[str, ...], frozenset[str]]:
-    """A keyword's folded words, and the first three letters of each of them (and of the glued
-    form "icecream" of "ice cream"): an inflection keeps at least three letters of its stem, so
-    a clue word that starts otherwise can only match a shorter word by being equal to it."""
+def _keyword_words(keyword: str) -> tuple[tuple[str, ...], str]:
+    """A keyword's words (spelled), and the start any clue holding it holds: the first three
+    letters of its words glued, which every form, window or glued spelling begins with."""
     found = words(keyword)
-    glued = (*found, fold_text(keyword))
-    return found, frozenset(word[:_MIN_STEM] for word in glued)
+    return found, "".join(found)[:_MIN_STEM]
 
 
-@lru_cache(maxsize=1024)
-def _team_starts(keywords: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]] | None:
-    """Every start of every keyword of a team, and the folded keywords (None with a Korean
-    keyword, whose particles are not endings)."""
-    if any(_is_hangul(keyword) for keyword in keywords):
-        return None
-    starts = frozenset().union(*(_keyword_words(keyword)[1] for keyword in keywords))
-    return starts, frozenset(fold_text(keyword) for keyword in keywords)
-
-
-def contains_keyword(clue: str, keyword: str) -> bool:
-    """Whether the clue is the keyword, or contains it as a word (inflections included)."""
-    if fold_text(clue) == fold_text(keyword):
-        return True
-    key_words, starts = _keyword_words(keyword)
-    clue_words = words(clue)
-    if not _is_hangul(keyword) and all(word[:_MIN_STEM] not in starts for word in clue_words):
-        return False
+def _holds(clue_words: tuple[str, ...], key_words: tuple[str, ...], same: WordTest) -> bool:
+    """Whether the clue's words hold the keyword's: word by word (each may be a form), or
+    glued ("arcenciel" for "arc-en-ciel"; "ice cream" for "icecream")."""
     width = len(key_words)
-    if width and any(
-        all(same_word(c, k) for c, k in zip(clue_words[i : i + width], key_words, strict=True))
+    if not width:
+        return False
+    if any(
+        all(same(c, k) for c, k in zip(clue_words[i : i + width], key_words, strict=True))
         for i in range(len(clue_words) - width + 1)
     ):
         return True
-    glued = fold_text(keyword)  # "icecream" for "ice cream"
-    return width > 1 and any(same_word(word, glued) for word in clue_words)
+    glued = "".join(key_words)
+    for i in range(len(clue_words)):
+        run = ""
+        for j in range(i, len(clue_words)):
+            run += clue_words[j]
+            if (j > i or width > 1) and same(run, glued):
+                return True
+            if len(run) > len(glued) + 4:
+                break
+    return False
+
+
+def contains_keyword(clue: str, keyword: str) -> bool:
+    """Whether the clue is the keyword, or contains it as a word (forms and glued spellings)."""
+    key_words, start = _keyword_words(keyword)
+    clue_words = words(clue)
+    if start not in "".join(clue_words):
+        return False
+    return _holds(clue_words, key_words, same_word)
+
+
+def near_keyword(clue: str, keyword: str) -> bool:
+    """Whether the clue holds a word close to the keyword (`near_word`: an accent, an ending or
+    a possible particle apart). Any such word starts with the keyword's first three letters."""
+    key_words, clue_words = _folded_words(keyword), _folded_words(clue)
+    if "".join(key_words)[:_MIN_STEM] not in "".join(clue_words):
+        return False
+    return _holds(clue_words, key_words, near_word)
+
+
+@lru_cache(maxsize=1024)
+def _team_starts(keywords: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(_keyword_words(keyword)[1] for keyword in keywords))
 
 
 def contains_own_keyword(clue: str, keywords: tuple[str, ...]) -> bool:
     """`contains_keyword` for any of a team's keywords, with one quick test for most clues."""
-    quick = _team_starts(keywords)
-    if quick is not None:
-        starts, folded = quick
-        for word in words(clue):
-            if word[:_MIN_STEM] in starts:
-                break
-        else:
-            if fold_text(clue) not in folded:
-                return False
+    joined = "".join(words(clue))
+    if not any(start in joined for start in _team_starts(keywords)):
+        return False
     return any(contains_keyword(clue, keyword) for keyword in keywords)
 
 
@@ -228,9 +307,11 @@ def clue_warnings(
         found.append(R.CLUE_REUSED)
     if contains_own_keyword(clue, keywords):
         found.append(R.CLUE_IS_KEYWORD)
+    elif any(near_keyword(clue, k) for k in keywords):
+        found.append(NEAR_FORM)
     elif any(len(fold_text(k)) >= 3 and fold_text(k) in fold_text(clue) for k in keywords):
         found.append(KEYWORD_INSIDE)
-    tokens = words(clue)
+    tokens = _folded_words(clue)
     if any(char.isdigit() for char in clue):
         found.append(DIGIT)
     if any(len(token) == 1 and token.isalpha() and not _is_hangul(token) for token in tokens):

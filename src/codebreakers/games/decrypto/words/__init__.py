@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 
 from codebreakers.games.base import Rejection
-from codebreakers.games.decrypto.words.folding import fold, normalize
+from codebreakers.games.decrypto.words.folding import match_key, normalize
 
 POOL_LANGUAGES = ("en", "fr", "ru", "ko")
 
@@ -50,16 +50,16 @@ def validate_custom(words: object, minimum: int = CUSTOM_MIN_WORDS) -> tuple[str
     """A host's list as the distinct words a game may deal (first spelling kept), or a refusal.
 
     Words are normalised (NFC, trimmed, inner whitespace, tabs and line breaks collapsed to one
-    space) and empty entries dropped; two words are the same when they fold to the same key
-    (case, accents, spaces). `minimum` is DEAL_WORDS only for a game's stored setup, so that
-    games dealt before the minimum rose still replay.
+    space) and empty entries dropped; two words are the same when they have the same
+    `match_key` (case, accents, spaces, hyphens, invisible characters). `minimum` is DEAL_WORDS
+    only for a game's stored setup, so that games dealt before the minimum rose still replay.
     """
     if not isinstance(words, list) or not all(isinstance(word, str) for word in words):
         return Rejection("custom_words_invalid", "the custom list must be a list of words")
     entries = [normalize(word) for word in words]
     if any(_CONTROL.search(word) for word in entries):
         return Rejection("custom_words_invalid", "a word contains a control character")
-    entries = [word for word in entries if fold(word)]
+    entries = [word for word in entries if match_key(word)]
     if len(entries) > CUSTOM_MAX_WORDS:
         return Rejection("custom_words_too_many", f"at most {CUSTOM_MAX_WORDS} words")
     too_long = next((word for word in entries if len(word) > CUSTOM_MAX_WORD_CHARS), None)
@@ -70,7 +70,7 @@ def validate_custom(words: object, minimum: int = CUSTOM_MIN_WORDS) -> tuple[str
         )
     distinct: dict[str, str] = {}
     for word in entries:
-        distinct.setdefault(fold(word), word)
+        distinct.setdefault(match_key(word), word)
     if len(distinct) < minimum:
         return Rejection(
             "custom_words_too_few",
