@@ -27,7 +27,7 @@ class Level:
 LEVELS = {
     "easy": Level("easy", 10, 0.0, 0.0, 0.04, False, 0.05),
     "normal": Level("normal", 20, 0.5, 0.04, 0.01, False, 0.02),
-    "hard": Level("hard", 48, 1.0, 0.05, 0.0, True, 0.01),
+    "hard": Level("hard", 48, 2.0, 0.05, 0.0, True, 0.01),
 }
 
 
