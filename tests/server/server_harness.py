@@ -19,9 +19,9 @@ from codebreakers.store import open_store
 
 
 def make_ports(db: Path, **extra: Any) -> Ports:
-    return Ports(
-        store=open_store(f"sqlite:///{db}"), bus=open_bus(None), rules=RULES_BY_NAME, **extra
-    )
+    """Ports on a fresh SQLite file; `extra` adds or replaces any (the rules too)."""
+    ports: dict[str, Any] = {"rules": RULES_BY_NAME, **extra}
+    return Ports(store=open_store(f"sqlite:///{db}"), bus=open_bus(None), **ports)
 
 
 class Client:

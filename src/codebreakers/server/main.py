@@ -18,7 +18,6 @@ import uvicorn
 from codebreakers.bots.registry import GAMES as BOT_GAMES
 from codebreakers.bots.registry import make_bot
 from codebreakers.bus import open_bus
-from codebreakers.games.registry import RULES_BY_NAME
 from codebreakers.server import logging_setup, process
 from codebreakers.server.app import create_app
 from codebreakers.server.config import Ports, ServerConfig
@@ -27,6 +26,7 @@ from codebreakers.server.node import Node
 from codebreakers.server.process import BACKLOG, NOFILE, WS_MAX_BYTES
 from codebreakers.server.proxies import TrustedProxies
 from codebreakers.server.shutdown import drain
+from codebreakers.server.translation import server_rules
 from codebreakers.server.wire import DirectWriteProtocol, guarded_http
 from codebreakers.store import open_store
 
@@ -70,7 +70,7 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
     ports = Ports(
         store=open_store(args.db),
         bus=open_bus(args.redis),
-        rules=RULES_BY_NAME,
+        rules=server_rules(),
         make_bot=make_bot,
         bot_games=frozenset(BOT_GAMES),
     )

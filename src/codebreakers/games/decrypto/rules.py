@@ -115,7 +115,29 @@ class DecryptoRules:
         return t is None or t.encryptor != seat or t.read_at is None or t.decode.locked
 
     def slow_view_work(self, state: GameState) -> Callable[[], None] | None:
-        return None  # every view part is quick (tens of microseconds)
+        """The translation warnings of the current drafts the check doesn't hold yet (every
+        other view part is quick: tens of microseconds). A slow check (the server's, which runs
+        a sentence encoder) says what it holds with `known(clue, keywords)`; the work asks it
+        the rest, in a worker thread, so that building the views then only reads answers."""
+        check = self.translation_check
+        known = getattr(check, "known", None)
+        if check is None or known is None or state.phase != ROUND:
+            return None
+        asked = [
+            (clue, state.table.keywords[t.team])
+            for t in state.current.transmissions
+            if t is not None and t.draft is not None and t.clues is None
+            for clue in t.draft
+            if clue and not known(clue, state.table.keywords[t.team])
+        ]
+        if not asked:
+            return None
+
+        def work() -> None:
+            for clue, keywords in asked:
+                check(clue, keywords)
+
+        return work
 
     def seat_team(self, state: GameState, seat: str) -> str | None:
         team = state.table.team_of.get(seat)
