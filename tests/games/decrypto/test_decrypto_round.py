@@ -119,23 +119,24 @@ def test_tokens_for_each_result() -> None:
     assert table.tokens("black") == (0, 1)
 
 
-def test_team_chat_muting_of_the_encryptor() -> None:
+def test_the_encryptor_is_muted_in_every_channel_while_its_team_decodes() -> None:
+    """Its teammates read all chat too: a straight face in every channel (RULES.md)."""
     table = Table(3, 2)
-    assert RULES_can_chat(table, "w1")
+    assert can_chat(table, "w1", "team") and can_chat(table, "w1", "all")
     table.transmit("white")
-    assert not RULES_can_chat(table, "w1")
-    assert RULES_can_chat(table, "w2")
+    assert not can_chat(table, "w1", "team") and not can_chat(table, "w1", "all")
+    assert can_chat(table, "w2", "team") and can_chat(table, "w2", "all")
+    assert can_chat(table, "b1", "all")  # the enemy's encryptor hasn't transmitted yet
     assert table.view("w1")["you"]["can_team_chat"] is False
     assert table.view("w2")["you"]["can_team_chat"] is True
     table.decode("white")
-    assert RULES_can_chat(table, "w1")
+    assert can_chat(table, "w1", "team") and can_chat(table, "w1", "all")
 
 
-def RULES_can_chat(table: Table, seat: str) -> bool:
+def can_chat(table: Table, seat: str, channel: str) -> bool:
     from codebreakers.games.decrypto import RULES
 
-    assert RULES.can_chat(table.state, seat, "all")
-    return RULES.can_chat(table.state, seat, "team")
+    return RULES.can_chat(table.state, seat, channel)
 
 
 def test_chat_channels() -> None:

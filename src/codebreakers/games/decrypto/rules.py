@@ -99,17 +99,14 @@ class DecryptoRules:
         return outcome_json(state.outcome) if state.outcome is not None else None
 
     def can_chat(self, state: GameState, seat: str, channel: str) -> bool:
-        """All chat is open to everyone; team chat to teammates, except a straight-faced encryptor.
-
-        The encryptor may not write in team chat from the moment its clues are public until its
-        team has locked the decode (RULES.md "A round", step 3).
-        """
-        if channel == "all":
-            return True
+        """All chat is open to everyone and team chat to teammates, except to a straight-faced
+        encryptor: from the moment its clues are public until its team has locked the decode it
+        may write in no channel, since its teammates read all chat too (RULES.md "A round",
+        step 3)."""
         team = state.table.team_of.get(seat)
-        if channel != "team" or team is None:
+        if channel not in ("all", "team") or (channel == "team" and team is None):
             return False
-        if state.phase != ROUND:
+        if team is None or state.phase != ROUND:
             return True
         t = state.current.transmissions[team]
         return t is None or t.encryptor != seat or t.read_at is None or t.decode.locked

@@ -1,6 +1,6 @@
 /**
  * Team chat and all chat side by side, each titled with who can read it. Text is rendered as text
- * (Preact escapes it), never as HTML. The encryptor's muted state is shown on the team panel.
+ * (Preact escapes it), never as HTML. The encryptor's muted state is shown on both panels.
  */
 import { html, useEffect, useRef, useState } from "../html.js";
 import { t } from "../i18n.js";
@@ -64,7 +64,7 @@ function ChatPanel({ channel, lines, me, title, name, audience, mutedReason, can
 /**
  * `team` is the viewer's team, or null for spectators and for a team of one (the 3-player
  * variant's solo player): all chat only. `muted` is true while the viewer is the encryptor whose
- * team decodes. `allAudience` says who reads the room's chat where it isn't two teams.
+ * team decodes: then it may write in neither panel (its teammates read all chat too). `allAudience` says who reads the room's chat where it isn't two teams.
  */
 export function Chats({ lines, me, team, muted, joined, allAudience }) {
   const teamLines = lines.filter((l) => l.channel === "team");
@@ -89,6 +89,7 @@ export function Chats({ lines, me, team, muted, joined, allAudience }) {
       title=${t("chat.all")}
       name=${t("chat.all")}
       audience=${allAudience || t("chat.all_audience")}
+      mutedReason=${muted ? t("chat.muted") : null}
       canWrite=${joined}
     />
   </div>`;
