@@ -41,6 +41,7 @@ def test_focus_after_moves_and_a_half_picked_decode(
                 for i, clue in enumerate(fresh_clues(ann.keywords(), used)):
                     page.fill(f"#clue-{i}", clue)
                 page.click("section.encryptor form button[type=submit]")
+                expect(page.locator("section.encryptor .confirm")).to_be_visible()
                 page.keyboard.press("Enter")  # the confirmation holds the focus: Enter sends
                 expect(page.locator("section.encryptor")).to_have_count(0)
                 page.wait_for_timeout(300)
