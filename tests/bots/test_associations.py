@@ -311,3 +311,10 @@ def test_loaded_once_per_language() -> None:
     assert isinstance(first, Associations)
     with pytest.raises(KeyError):
         load_associations("de")
+
+
+def test_hangul_forms_are_matched_by_syllables() -> None:
+    assoc = build("ko", parse_lexicon("바다 | 3: 파도, 무릎, 십이지", "x"), {})
+    assert assoc.match_grade("파도가", "바다") == 3  # a particle after the association
+    assert assoc.match_grade("무리", "바다") == 0  # shares jamo with 무릎, not a form
+    assert assoc.match_grade("십이월", "바다") == 0

@@ -40,6 +40,7 @@ MIN_FORM_MATCH = 4
 
 _HEAD = re.compile(r"^(?P<keyword>[^()|:,]+?)(?:\s+\((?P<sense>[^()|]+)\))?$")
 _GROUP = re.compile(r"^(?P<grade>[123]):\s*(?P<items>.*\S)$")
+_HANGUL = re.compile("[\uac00-\ud7a3]")
 
 
 class LexiconError(ValueError):
@@ -185,6 +186,13 @@ def _unit(quantised: np.ndarray, scale: np.ndarray) -> np.ndarray:
 
 
 def _form_of(word: str, association: str) -> bool:
+    """Whether a (folded) clue word reads as a form of a (folded) association. Stricter than
+    the rules' `same_root`, which errs towards "same word" to stay safe: Hangul is compared by
+    syllables, one word starting or ending with the other of at least two (바다를 for 바다;
+    not 무리 for 무릎, nor 십이월 for 십이지, which share jamo)."""
+    if _HANGUL.search(word) or _HANGUL.search(association):
+        short, long_ = sorted((word, association), key=len)
+        return len(short) >= 2 and (long_.startswith(short) or long_.endswith(short))
     return len(root_key(word)) >= MIN_FORM_MATCH and same_root(word, association)
 
 
