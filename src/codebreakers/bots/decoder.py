@@ -18,7 +18,7 @@ from codebreakers.bots.codes import as_code, code_scores, softmax
 from codebreakers.bots.lexicon import Lexicon
 
 # Fitted by scripts/fit_bot_temperature.py (docs/bots.md has the run and its reliability table).
-DECODE_TEMPERATURE = 0.03
+DECODE_TEMPERATURE = 0.04
 
 
 @dataclass(frozen=True, slots=True)

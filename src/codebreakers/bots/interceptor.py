@@ -31,8 +31,8 @@ from codebreakers.games.decrypto.words.folding import fold
 UNRELATED_COSINE = 0.30
 POOL_TEMPERATURE = 0.05
 # Softmax temperatures of the two readings, fitted by scripts/fit_bot_temperature.py.
-HISTORY_TEMPERATURE = 0.055
-POOL_READ_TEMPERATURE = 0.03
+HISTORY_TEMPERATURE = 0.05
+POOL_READ_TEMPERATURE = 0.045
 
 History = Mapping[int, Sequence[str]]  # keyword number (1-4) -> its revealed clues
 
