@@ -11,7 +11,7 @@ from codebreakers.bots.levels import LEVELS
 from codebreakers.bots.lexicon import Lexicon
 from codebreakers.bots.rules import looks_like_translation, used_keys
 from codebreakers.bots.vocab import LANGUAGES
-from codebreakers.bots.wordforms import same_root
+from codebreakers.bots.wordforms import looks_alike, same_root
 from codebreakers.games.decrypto.clues import check_clues, clue_warnings
 from codebreakers.games.decrypto.codes import ALL_CODES
 from codebreakers.games.decrypto.words import load_pool
@@ -59,6 +59,7 @@ def test_generated_clues_obey_the_rules(
                 clue,
             )
             assert not any(same_root(clue, k) for k in keywords), (keywords, clue)
+            assert not any(looks_alike(clue, k) for k in keywords), (keywords, clue)
             assert not any(same_root(clue, u) for u in used), (used, clue)
         if level == "hard":
             assert decode(lex, keywords, clues).code == list(code), (keywords, code, clues)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from codebreakers.bots.wordforms import same_root
+from codebreakers.bots.wordforms import looks_alike, same_root
 
 
 @pytest.mark.parametrize(
@@ -32,3 +32,19 @@ def test_forms_of_one_word(a: str, b: str) -> None:
 )
 def test_different_words(a: str, b: str) -> None:
     assert not same_root(a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "alike"),
+    [
+        ("ноль", "нож", True),
+        ("baker", "banker", True),
+        ("sea", "see", True),
+        ("waves", "ocean", False),
+        ("moon", "spoon", False),
+        ("파도", "바다", False),
+    ],
+)
+def test_looks_alike(a: str, b: str, alike: bool) -> None:
+    assert looks_alike(a, b) is alike
+    assert looks_alike(b, a) is alike

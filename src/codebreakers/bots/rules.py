@@ -2,8 +2,9 @@
 
 A bot never submits a clue the server would refuse or warn about. On top of the engine's own
 checks it refuses what only a careful human would catch: any form of a keyword ("зимой" for
-"зима", "campfire" for "fire", see wordforms.py) and a word so close in meaning to a keyword
-across languages that it reads as its translation ("océan" for "ocean").
+"зима", "campfire" for "fire", see wordforms.py), a word that looks or sounds like one ("ноль"
+for "нож"), and a word so close in meaning to a keyword across languages that it reads as its
+translation ("océan" for "ocean").
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from codebreakers.bots.embeddings import TEXTS
-from codebreakers.bots.wordforms import same_root
+from codebreakers.bots.wordforms import looks_alike, same_root
 from codebreakers.games.decrypto.clues import clue_key, clue_warnings
 
 # Cosine at or above which a clue reads as the keyword in another language. Measured with USE:
@@ -42,9 +43,11 @@ def used_keys(clues: Iterable[str]) -> frozenset[str]:
 
 
 def bot_may_give(clue: str, keywords: Sequence[str], used_keys: frozenset[str]) -> bool:
-    """The string-level checks: not used, no warning from the engine, no form of a keyword."""
+    """The string-level checks: not used, no warning from the engine, no form of a keyword,
+    nor a word that looks or sounds like one (the clue or any word of it)."""
     if clue_key(clue) in used_keys:
         return False
-    if any(same_root(clue, keyword) for keyword in keywords):
+    parts = {clue, *clue.split()}
+    if any(same_root(clue, k) or any(looks_alike(p, k) for p in parts) for k in keywords):
         return False
     return not clue_warnings(clue, tuple(keywords), used_keys)

@@ -50,3 +50,33 @@ def same_root(a: str, b: str) -> bool:
         return True
     slack = 1 if len(short) <= 5 else 2
     return _common_prefix(short, long_) >= max(_MIN_CONTAINED, len(short) - slack)
+
+
+# Normalised edit similarity from which two words are spelling-alikes ("ноль" is not a clue for
+# "нож", nor "baker" for "banker"): the same line as `bot audit`'s check.
+ALIKE_SIMILARITY = 0.67
+
+
+def _edit_distance(a: str, b: str) -> int:
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+@lru_cache(maxsize=65536)
+def looks_alike(a: str, b: str) -> bool:
+    """Whether `a` and `b` look or sound alike: an edit similarity (1 - distance / longer, on
+    folded forms, Hangul as jamo) of ALIKE_SIMILARITY or more, or two short words (up to 3
+    letters or jamo) of nearly one length that share their first two ("нож"/"ноль")."""
+    ka, kb = root_key(a), root_key(b)
+    if not ka or not kb:
+        return False
+    similarity = 1.0 - _edit_distance(ka, kb) / max(len(ka), len(kb))
+    if similarity >= ALIKE_SIMILARITY:
+        return True
+    short = min(len(ka), len(kb)) <= 3 and max(len(ka), len(kb)) <= 4
+    return short and abs(len(ka) - len(kb)) <= 1 and ka[:2] == kb[:2] and similarity >= 0.5
