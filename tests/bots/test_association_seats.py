@@ -8,6 +8,7 @@ import pytest
 
 from codebreakers.bots.closeness import keyword_table
 from codebreakers.bots.decoder import decode
+from codebreakers.bots.decrypto_bot import guess_language
 from codebreakers.bots.encryptor import choose_transmission
 from codebreakers.bots.interceptor import intercept
 from codebreakers.bots.levels import LEVELS
@@ -113,3 +114,11 @@ def test_review_accepts_a_mutual_strongest_association(lexicons: dict[str, Lexic
     vectors = lex.embed([one_way, keyword])
     if float(vectors[0] @ vectors[1]) < 0.8:
         assert not near_miss(lex, one_way, keyword)
+
+
+def test_a_custom_list_language_is_read_off_its_words(lexicons: dict[str, Lexicon]) -> None:
+    """Pool words count even where the filtered vocabulary lacks them (바다 is no vocabulary
+    word: Kiwi's best reading of it alone is a name)."""
+    assert guess_language(["바다", "파도", "용", "겨울", "espresso"]) == "ko"
+    assert guess_language(["замок", "ключ", "лук", "банка"]) == "ru"
+    assert guess_language(["glace", "avocat", "pile", "carte", "océan"]) == "fr"

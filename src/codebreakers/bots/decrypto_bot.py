@@ -34,12 +34,15 @@ PROPOSAL_WEIGHT = math.log(4.0)
 
 
 def guess_language(words: list[str]) -> str:
-    """The vocabulary language for a custom word list: the one that knows most of its words."""
+    """The language of a custom word list: the one whose vocabulary or association lexicon
+    knows most of its words."""
+    from codebreakers.bots.associations import load_associations
     from codebreakers.bots.vocab import load_vocab
 
-    counts = {
-        lang: sum(load_vocab(lang).row_of(w) is not None for w in words) for lang in LANGUAGES
-    }
+    def known(lang: str, word: str) -> bool:
+        return load_vocab(lang).row_of(word) is not None or bool(load_associations(lang).of(word))
+
+    counts = {lang: sum(known(lang, w) for w in words) for lang in LANGUAGES}
     return max(LANGUAGES, key=lambda lang: counts[lang])
 
 
