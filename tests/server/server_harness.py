@@ -228,10 +228,11 @@ class ScriptedBot:
         if task == "transmit":
             n = view["round"]
             clues = [f"{self.seat}r{n}c{i}" for i in range(3)]
-            return BotMove({"type": "transmit", "clues": clues}, chat="done", channel="all")
+            return BotMove({"type": "transmit", "clues": clues})  # then muted: it says nothing
         if task in ("lock_own", "lock_enemy"):
             target = "own" if task == "lock_own" else "enemy"
-            return BotMove({"type": "lock", "target": target, "code": [1, 2, 3]})
+            lock = {"type": "lock", "target": target, "code": [1, 2, 3]}
+            return BotMove(lock, chat="done", channel="all")
         if task == "guess_keywords":
             return BotMove({"type": "guess_keywords", "words": ["a", "b", "c", team]})
         if task == "review":
