@@ -46,6 +46,9 @@ RoomOp = Callable[[JSON, str], JSON]
 # rooms.start, rooms.rematch or rooms.agreed_rematch: (data, actor, game id, action id)
 Begin = Callable[[JSON, str, str, str], tuple[JSON, dict[str, list[str]]]]
 CHAT_BACKLOG = 500
+# Timeouts applied before a late action, at most: one applies every deadline passed at once, the
+# next round's start new ones (docs/rules-choices.md), so a few always suffice.
+OVERDUE_TIMEOUTS = 4
 REMEMBERED_CHAT_IDS = 32
 
 
@@ -424,16 +427,44 @@ class RoomHub:
         action = self.rules.parse_action(raw) if seat != SYSTEM_SEAT else raw
         if isinstance(action, Rejection):
             raise Refused(action.code, action.detail)
+        if seat != SYSTEM_SEAT:
+            await self._overdue_timeouts(runner)
         if await runner.submit(self.ports.store, seat, action, action_id, self.ports.clock()):
-            await self.views_ready()
-            self._push_views()
-            if runner.over:
-                await self._finish()
-                self._push_room()
-            self.on_game_change(self)
+            await self._changed(runner)
         if action_id is None:
             return runner.version
         return runner.applied_ids[(seat, action_id)]
+
+    async def _overdue_timeouts(self, runner: GameRunner) -> None:
+        """Apply the deadlines that passed before this action arrived but whose timer hasn't run
+        (a slow timer, a restart): an action after its deadline must not win over the timer, so
+        it is judged against the state the timeouts leave."""
+        for _ in range(OVERDUE_TIMEOUTS):
+            deadline = runner.deadline()
+            now = self.ports.clock()
+            if runner.over or deadline is None or now < deadline:
+                return
+            try:
+                applied = await runner.submit(
+                    self.ports.store, SYSTEM_SEAT, {"type": "timeout"}, None, now
+                )
+            except Refused as refused:
+                if refused.busy:
+                    raise
+                log.warning("room %s: overdue timeout refused: %s", self.code, refused)
+                return
+            if applied:
+                await self._changed(runner)
+
+    async def _changed(self, runner: GameRunner) -> None:
+        """After an applied action: views built and pushed, the game finished if it ended, the
+        timer and bots told."""
+        await self.views_ready()
+        self._push_views()
+        if runner.over:
+            await self._finish()
+            self._push_room()
+        self.on_game_change(self)
 
     async def _finish(self) -> None:
         runner = self.runner
