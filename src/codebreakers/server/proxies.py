@@ -97,10 +97,11 @@ class ForwardedMiddleware:
     def __init__(self, app: Any, proxies: TrustedProxies) -> None:
         self.app = app
         self.proxies = proxies
+        self.active = proxies != NONE  # trusting no one, every request passes untouched
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         kind = scope["type"]
-        if kind in ("http", "websocket") and scope.get("client") and self.proxies != NONE:
+        if self.active and kind in ("http", "websocket") and scope.get("client"):
             peer, port = scope["client"]
             address, proto = self.proxies.client(peer, scope["headers"])
             scope = {**scope, "client": (address, port)}
