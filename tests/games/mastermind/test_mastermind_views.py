@@ -30,6 +30,19 @@ def test_the_code_is_listed_for_its_maker_only() -> None:
     assert str(SEED) not in json.dumps(match.view("bob"))
 
 
+def test_a_seated_breaker_asked_for_as_an_open_spectator_still_sees_no_code() -> None:
+    """An open spectator is never a seat: whatever the server asks, the breaker's view (and
+    its bytes) never hold the code."""
+    match = Match()
+    match.set_code(CODE)
+    match.guess([0, 0, 1, 1, 2])
+    view = match.view("ann", open_spectator=True)
+    assert view["you"]["role"] == "breaker" and view["current"]["code"] is None
+    assert "6, 6, 7, 7, 6" not in json.dumps(view)
+    (raw,) = RULES.views_json(match.state, [Viewer("ann", True)])
+    assert b"[6,6,7,7,6]" not in raw and json.loads(raw)["current"]["code"] is None
+
+
 def test_everyone_sees_the_code_once_the_round_is_over() -> None:
     match = Match()
     match.set_code(CODE)

@@ -46,7 +46,9 @@ def _roles(attempt: Attempt) -> JSON:
 
 
 def _current(state: GameState, attempt: Attempt, viewer: Viewer, team: int | None) -> JSON:
-    sees_code = viewer.open_spectator or team == attempt.maker
+    # An open spectator is never a seat: a seated breaker asked for with `open_spectator` sees
+    # what its seat sees (as in Decrypto's views), never the code.
+    sees_code = (viewer.open_spectator and team is None) or team == attempt.maker
     breaking = team == attempt.breaker
     counter_on = breaking and viewer.seat in state.show_possible
     shown: list[SolverRow] = [(r.guess, r.keys) for r in attempt.rows if r.keys is not None]
