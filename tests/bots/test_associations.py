@@ -58,13 +58,13 @@ _SCRIPT = {
 # A word of en/fr/ru counts as a dictionary word from this Zipf frequency (wordfreq) on;
 # Russian splits a word's frequency over its many forms, and pymorphy3 also vouches there.
 _ZIPF_FLOOR = {"en": 1.5, "fr": 1.5, "ru": 1.0}
-# Reviewed by hand: everyday Korean loanwords with no native word in use, and native words
-# that merely contain such a syllable.
+# Reviewed by hand: everyday Korean loanwords with no native word in use, native words that
+# merely contain such a syllable, and common words wordfreq's MeCab-token list lacks (짠맛).
 _KO_REVIEWED_WORDS = (
     "버스 택시 컴퓨터 피아노 기타 로켓 케이크 피자 텔레비전 카메라 초콜릿 토스트 아이스크림"
     " 크기 노트 테니스 스포츠 뉴스 주스 치즈 샐러드 가스 호텔 엘리베이터 인터넷 사이트 게임"
     " 마스크 테스트 포크 나이프 트럭 텐트 스키 스케이트 버터 소스 코트 부츠 파티 티켓 드럼"
-    " 트럼펫 바이올린 기차표 커피 우유 스튜"
+    " 트럼펫 바이올린 기차표 커피 우유 스튜 짠맛 촛농"
 )
 _KO_REVIEWED = frozenset(_KO_REVIEWED_WORDS.split())
 
@@ -299,6 +299,7 @@ def test_the_vector_file_holds_exactly_the_associations(lang: str) -> None:
     with np.load(vectors_path(lang), allow_pickle=False) as data:
         stored = {str(t) for t in data["texts"]}
         assert data["vectors"].shape == (len(data["texts"]), 512)
+        assert data["zipf"].shape == data["scale"].shape == (len(data["texts"]),)
     assert stored == texts, (
         f"{len(texts - stored)} new, {len(stored - texts)} gone: "
         "run .venv/bin/python scripts/build_bot_associations.py"

@@ -144,12 +144,19 @@ class Associations:
     _rows: dict[str, int]  # association text -> row of the precomputed matrix
     _quantised: np.ndarray  # (N, DIM) int8
     _scale: np.ndarray  # (N,) float32
+    _zipf: np.ndarray  # (N,) the Zipf frequency of each stored text's rarest word
     # folded association text -> ((folded keyword, grade), ...): the exact-match index
     exact: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
 
     def of(self, keyword: str) -> tuple[Association, ...]:
         """The associations of `keyword` (all senses), strongest grade first; () if none."""
         return self.by_keyword.get(fold(keyword), ())
+
+    def rarest_zipf(self, text: str) -> float | None:
+        """The Zipf frequency of the rarest word of a stored text (0: not in wordfreq's
+        list), None for a text the vector file does not hold."""
+        row = self._rows.get(text)
+        return None if row is None else float(self._zipf[row])
 
     def grades(self, keyword: str) -> np.ndarray:
         return np.array([a.grade for a in self.of(keyword)], dtype=np.float32)
@@ -233,6 +240,7 @@ def build(lang: str, entries: Sequence[Entry], stored: dict[str, np.ndarray]) ->
         {str(t): i for i, t in enumerate(texts)},
         stored.get("vectors", np.zeros((0, DIM), dtype=np.int8)),
         stored.get("scale", np.zeros(0, dtype=np.float32)),
+        stored.get("zipf", np.zeros(len(texts), dtype=np.float16)),
         {k: tuple(v) for k, v in exact.items()},
     )
 
@@ -258,6 +266,6 @@ def load_associations(lang: str) -> Associations:
             stored: dict[str, np.ndarray] = {}
             if vectors_path(lang).exists():
                 with np.load(vectors_path(lang), allow_pickle=False) as data:
-                    stored = {name: data[name] for name in ("texts", "vectors", "scale")}
+                    stored = {name: data[name] for name in ("texts", "vectors", "scale", "zipf")}
             _loaded[lang] = build(lang, read_entries(lang), stored)
         return _loaded[lang]
