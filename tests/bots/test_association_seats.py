@@ -9,6 +9,7 @@ import pytest
 from codebreakers.bots.closeness import keyword_table
 from codebreakers.bots.decoder import decode
 from codebreakers.bots.decrypto_bot import guess_language
+from codebreakers.bots.dictionary import is_vocabulary_word
 from codebreakers.bots.encryptor import choose_transmission
 from codebreakers.bots.interceptor import intercept
 from codebreakers.bots.levels import LEVELS
@@ -51,6 +52,7 @@ def test_a_custom_word_falls_back_to_the_vocabulary(lexicons: dict[str, Lexicon]
     chosen = choose_transmission(lex, keywords, [4, 1, 2], {}, [], LEVELS["hard"], rng, False)
     assert chosen[0].association is None
     assert lex.vocab.row_of(chosen[0].text) is not None
+    assert is_vocabulary_word("en", chosen[0].text)  # the filtered vocabulary
     assert all(c.association is not None for c in chosen[1:])
     assert decode(lex, keywords, [c.text for c in chosen]).code == [4, 1, 2]
 
@@ -122,3 +124,13 @@ def test_a_custom_list_language_is_read_off_its_words(lexicons: dict[str, Lexico
     assert guess_language(["바다", "파도", "용", "겨울", "espresso"]) == "ko"
     assert guess_language(["замок", "ключ", "лук", "банка"]) == "ru"
     assert guess_language(["glace", "avocat", "pile", "carte", "océan"]) == "fr"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ru", "ko"])
+def test_the_fallback_vocabulary_holds_dictionary_words(
+    lexicons: dict[str, Lexicon], lang: str
+) -> None:
+    """scripts/build_bot_vocab.py kept only dictionary-form common words (a sample)."""
+    words = lexicons[lang].vocab.words
+    sample = [words[i] for i in np.random.default_rng(0).choice(len(words), 150, replace=False)]
+    assert [w for w in sample if not is_vocabulary_word(lang, w)] == []
