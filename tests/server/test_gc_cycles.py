@@ -23,5 +23,7 @@ def test_actions_chat_refusals_and_visits_leave_no_cycles(tmp_path: Path) -> Non
     run = cyclic_garbage(tables=2, actions=300, warmup=5, db_dir=tmp_path, detours=True)
     assert run.actions == 300
     assert {"transmit", "propose", "lock", "chat", "rematch"} <= set(run.kinds), run.kinds
-    assert set(run.errors) <= {"unknown_type", "unknown_action", "no_game"}, run.errors
+    # chat_not_allowed: a line from an encryptor its team is decoding (muted in every channel).
+    expected = {"unknown_type", "unknown_action", "no_game", "chat_not_allowed"}
+    assert set(run.errors) <= expected, run.errors
     assert len(run.garbage) < MAX_PER_ACTION * run.actions, report(run)
