@@ -132,5 +132,5 @@ def test_the_fallback_vocabulary_holds_dictionary_words(
 ) -> None:
     """scripts/build_bot_vocab.py kept only dictionary-form common words (a sample)."""
     words = lexicons[lang].vocab.words
-    sample = [words[i] for i in np.random.default_rng(0).choice(len(words), 150, replace=False)]
+    sample = [words[i] for i in np.random.default_rng(0).choice(len(words), 60, replace=False)]
     assert [w for w in sample if not is_vocabulary_word(lang, w)] == []
