@@ -1,10 +1,11 @@
-"""How long the bots take to load, and how much memory they hold: model, vocabularies, pools.
+"""How long the bots take to load, and how much memory they hold: model, vocabularies,
+association lexicons (with their vectors) and keyword pools.
 
     OPENBLAS_NUM_THREADS=1 taskset -c 0 .venv/bin/python scripts/measure_bot_load.py
 
 Run it in a fresh process (it measures from its own start): prints JSON with the seconds to
-load the encoder, then every language's vocabulary and keyword pool, the CPU seconds (what a
-busy machine does not inflate), and the resident memory.
+load the encoder, then every language's vocabulary, lexicon and keyword pool, the CPU seconds
+(what a busy machine does not inflate), and the resident memory.
 """
 
 from __future__ import annotations
