@@ -137,6 +137,14 @@ def test_quick_join_prefers_the_room_closest_to_starting(server) -> None:
     assert quick_join(server, "Zoe")["code"] == three
 
 
+def test_quick_join_passes_a_room_where_the_name_is_taken(server) -> None:
+    """A second "Ann" is not refused name_taken: quick join finds her another table."""
+    first = quick_join(server, "Ann")
+    second = quick_join(server, "ann")
+    assert second["code"] != first["code"] and second["created"] is True
+    assert quick_join(server, "Bob")["code"] == first["code"]
+
+
 def test_quick_join_skips_full_rooms_and_other_games(server) -> None:
     mm = server.post("/api/rooms", json={"game": "mastermind", "public": True}).json()["code"]
     code = quick_join(server, "P0")["code"]

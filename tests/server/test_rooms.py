@@ -95,6 +95,15 @@ def test_bots_options_start_and_rematch() -> None:
     assert rooms.seat_of(three, "p4") is None
 
 
+def test_a_bot_never_takes_a_players_name() -> None:
+    data, (a, _) = room_with("Turing", "turing 2")
+    data, bot = rooms.add_bot(data, a, "white", 1, "hard", "b1")
+    data, other = rooms.add_bot(data, a, "black", 1, "hard", "b2")
+    names = [p["name"] for p in data["players"].values()]
+    assert len({rooms.name_key(n) for n in names}) == len(names)
+    assert data["players"][bot]["name"] == rooms.BOT_NAMES[1]
+
+
 def test_remembered_ids_detect_retries() -> None:
     data, (a, _b) = room_with("Ann", "Bob")
     data = rooms.set_public(data, a, True, "pub-1")

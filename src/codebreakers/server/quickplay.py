@@ -103,13 +103,16 @@ def options_for(node: Node, game: str, lang: str) -> JSON:
     return {"words": lang} if not isinstance(in_lang, Rejection) else {}
 
 
-def closest_to_start(rows: list[Any], game: str) -> Any | None:
-    """The waiting public room of `game` with a free seat that needs the fewest players to
-    start; then the one with most seated players; then the oldest."""
+def closest_to_start(rows: list[Any], game: str, name: str) -> Any | None:
+    """The waiting public room of `game` with a free seat, where no one goes by the visitor's
+    `name` yet, that needs the fewest players to start; then the one with most seated
+    players; then the oldest."""
     best: tuple[tuple[int, int, float], Any] | None = None
     for row in rows:
         data = row.data
         if data["game"] != game or data["status"] != "waiting" or not rooms.free_seats(data):
+            continue
+        if not rooms.name_free(data, name):
             continue
         seated = {team: sum(p is not None for p in slots) for team, slots in data["seats"].items()}
         missing = sum(max(0, lo - seated[team]) for team, (lo, _hi) in data["sizes"].items())
@@ -191,7 +194,7 @@ def routes(node: Node) -> list[Route]:
                 rows = await node.ports.store.list_rooms(public=True, waiting=True, limit=50)
                 rows = [row for row in rows if row.data["game"] == asked.game]
                 mine = already_seated(rows, asked.held)
-                found = mine[0] if mine else closest_to_start(rows, asked.game)
+                found = mine[0] if mine else closest_to_start(rows, asked.game, asked.name)
                 hub = await node.hub(found.code) if found is not None else None
                 created = hub is None
                 if hub is None:

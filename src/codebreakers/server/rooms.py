@@ -80,12 +80,28 @@ def name_key(name: str) -> str:
     return " ".join("".join(c for c in folded if c not in _INVISIBLE).split())
 
 
-def _require_free_name(data: JSON, name: str, actor: str | None) -> None:
-    """Refused when another player of the room goes by the same name (as `name_key` sees it):
-    at a table, names are how players tell each other apart in chat and at the seats."""
+def name_free(data: JSON, name: str, actor: str | None = None) -> bool:
+    """Whether no player of the room but `actor` goes by `name` (as `name_key` sees it)."""
     key = name_key(name)
-    if any(pid != actor and name_key(p["name"]) == key for pid, p in data["players"].items()):
+    return all(pid == actor or name_key(p["name"]) != key for pid, p in data["players"].items())
+
+
+def _require_free_name(data: JSON, name: str, actor: str | None) -> None:
+    """Refused when another player of the room goes by the same name: at a table, names are
+    how players tell each other apart in chat and at the seats."""
+    if not name_free(data, name, actor):
         raise Refused("name_taken", "another player in this room has that name")
+
+
+def _bot_name(data: JSON) -> str:
+    """The first cryptographer's name no player of the room goes by (a person may have taken
+    one), numbered once all are taken."""
+    for round_ in range(1, MAX_PLAYERS + 2):
+        for base in BOT_NAMES:
+            name = base if round_ == 1 else f"{base} {round_}"
+            if name_free(data, name):
+                return name
+    raise AssertionError("a room holds fewer players than bot names")
 
 
 def seat_of(data: JSON, pid: str) -> tuple[str, int] | None:
@@ -272,8 +288,7 @@ def add_bot(
     if data["seats"][team][index] is not None:
         raise Refused("seat_taken", "that seat is taken")
     data = copy.deepcopy(data)
-    bots = sum(1 for p in data["players"].values() if p["kind"] == "bot")
-    pid = _new_player(data, BOT_NAMES[bots % len(BOT_NAMES)], "bot", level, None)
+    pid = _new_player(data, _bot_name(data), "bot", level, None)
     data["seats"][team][index] = pid
     _remember(data, actor, action_id)
     return data, pid
