@@ -98,7 +98,7 @@ def test_bots_options_start_and_rematch() -> None:
 def test_a_bot_never_takes_a_players_name() -> None:
     data, (a, _) = room_with("Turing", "turing 2")
     data, bot = rooms.add_bot(data, a, "white", 1, "hard", "b1")
-    data, other = rooms.add_bot(data, a, "black", 1, "hard", "b2")
+    data, _ = rooms.add_bot(data, a, "black", 1, "hard", "b2")
     names = [p["name"] for p in data["players"].values()]
     assert len({rooms.name_key(n) for n in names}) == len(names)
     assert data["players"][bot]["name"] == rooms.BOT_NAMES[1]
