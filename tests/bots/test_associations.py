@@ -299,7 +299,7 @@ def test_the_vector_file_holds_exactly_the_associations(lang: str) -> None:
     with np.load(vectors_path(lang), allow_pickle=False) as data:
         stored = {str(t) for t in data["texts"]}
         assert data["vectors"].shape == (len(data["texts"]), 512)
-        assert data["zipf"].shape == data["scale"].shape == (len(data["texts"]),)
+        assert data["doubts"].shape == data["scale"].shape == (len(data["texts"]),)
     assert stored == texts, (
         f"{len(texts - stored)} new, {len(stored - texts)} gone: "
         "run .venv/bin/python scripts/build_bot_associations.py"

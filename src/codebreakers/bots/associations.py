@@ -144,7 +144,7 @@ class Associations:
     _rows: dict[str, int]  # association text -> row of the precomputed matrix
     _quantised: np.ndarray  # (N, DIM) int8
     _scale: np.ndarray  # (N,) float32
-    _zipf: np.ndarray  # (N,) the Zipf frequency of each stored text's rarest word
+    _doubts: np.ndarray  # (N,) str: forbidden kinds `bot audit` finds in each stored text
     # folded association text -> ((folded keyword, grade), ...): the exact-match index
     exact: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
 
@@ -152,11 +152,12 @@ class Associations:
         """The associations of `keyword` (all senses), strongest grade first; () if none."""
         return self.by_keyword.get(fold(keyword), ())
 
-    def rarest_zipf(self, text: str) -> float | None:
-        """The Zipf frequency of the rarest word of a stored text (0: not in wordfreq's
-        list), None for a text the vector file does not hold."""
+    def doubtful(self, text: str) -> bool:
+        """Whether `bot audit`'s checks of the text alone found a forbidden kind in it (a rare
+        word, a name, an inflected form...: scripts/build_bot_associations.py); False for a
+        text the vector file does not hold."""
         row = self._rows.get(text)
-        return None if row is None else float(self._zipf[row])
+        return row is not None and bool(self._doubts[row])
 
     def grades(self, keyword: str) -> np.ndarray:
         return np.array([a.grade for a in self.of(keyword)], dtype=np.float32)
@@ -240,7 +241,7 @@ def build(lang: str, entries: Sequence[Entry], stored: dict[str, np.ndarray]) ->
         {str(t): i for i, t in enumerate(texts)},
         stored.get("vectors", np.zeros((0, DIM), dtype=np.int8)),
         stored.get("scale", np.zeros(0, dtype=np.float32)),
-        stored.get("zipf", np.zeros(len(texts), dtype=np.float16)),
+        stored.get("doubts", np.full(len(texts), "")),
         {k: tuple(v) for k, v in exact.items()},
     )
 
@@ -266,6 +267,7 @@ def load_associations(lang: str) -> Associations:
             stored: dict[str, np.ndarray] = {}
             if vectors_path(lang).exists():
                 with np.load(vectors_path(lang), allow_pickle=False) as data:
-                    stored = {name: data[name] for name in ("texts", "vectors", "scale", "zipf")}
+                    names = ("texts", "vectors", "scale", "doubts")
+                    stored = {name: data[name] for name in names}
             _loaded[lang] = build(lang, read_entries(lang), stored)
         return _loaded[lang]

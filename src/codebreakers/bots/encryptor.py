@@ -4,7 +4,7 @@ For each digit of the code the bot shortlists candidates for that keyword:
 - first the keyword's associations (associations.py, every sense): what people say for it,
   so a person reads them. Each must obey every clue rule (rules.py: not used, no engine
   warning, no form or look-alike of any of our keywords, no form of a clue given so far, not
-  within the translation cosine of a keyword, no word rarer than Zipf 2) and point clearly
+  within the translation cosine of a keyword, nothing `bot audit` doubts) and point clearly
   at its keyword: its score for it (closeness.py: the embedding and the association
   lexicon) must lead its score for each of our other keywords. They are ranked by grade and
   by that lead;
@@ -43,7 +43,7 @@ from codebreakers.bots.decoder import DECODE_TEMPERATURE, decode
 from codebreakers.bots.interceptor import EnemyModel, History
 from codebreakers.bots.levels import Level
 from codebreakers.bots.lexicon import Lexicon
-from codebreakers.bots.rules import BOT_MAX_COSINE, bot_may_give, too_rare, used_keys
+from codebreakers.bots.rules import BOT_MAX_COSINE, bot_may_give, used_keys
 from codebreakers.bots.wordforms import same_root
 from codebreakers.games.decrypto.words.folding import fold
 
@@ -101,7 +101,7 @@ def _association_candidates(
     seen: set[str] = set()
     picked = []
     for i, a in enumerate(associations):
-        if too_rare(lex.assoc.lang, lex.assoc.rarest_zipf(a.text)):
+        if lex.assoc.doubtful(a.text):
             continue
         if fold(a.text) in seen or not _fits_rules(a.text, keywords, keys, used):
             continue

@@ -23,17 +23,6 @@ from codebreakers.games.decrypto.clues import clue_key, clue_warnings
 TRANSLATION_COSINE = 0.85
 # Bots stay below this similarity to a keyword, a margin under the translation line.
 BOT_MAX_COSINE = 0.78
-# A word under this Zipf frequency (wordfreq: log10 per billion words) is too rare to give,
-# the line `bot audit` checks. Korean compounds missing from wordfreq's list (its tokens are
-# MeCab's) are not rare for that (눈사람).
-RARE_ZIPF = 2.0
-
-
-def too_rare(lang: str, zipf: float | None) -> bool:
-    """Whether a clue whose rarest word has this Zipf frequency is too rare (None: unknown)."""
-    if zipf is None or (lang == "ko" and zipf == 0.0):
-        return False
-    return zipf < RARE_ZIPF
 
 
 def looks_like_translation(clue: str, keywords: Sequence[str]) -> bool:
