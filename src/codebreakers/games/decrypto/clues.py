@@ -293,6 +293,22 @@ def check_clues(
     return None
 
 
+# One-letter words of the pools' languages: inside a phrase ("canne à pêche", "кот в сапогах")
+# they are words, not letters pointing at a spelling. Folded, as `_folded_words` gives them.
+_ONE_LETTER_WORDS = frozenset({"a", "i", "y", "o", "в", "с", "к", "у", "и", "а", "я", "о"})
+# French elision ("salle d'eau", "l'heure"): the letter before the apostrophe is a word's part.
+_ELISION = re.compile(r"\b(?:qu|[cdjlmnst])['’](?=\w)", re.IGNORECASE)
+
+
+def _has_single_letter(clue: str) -> bool:
+    """A clue that is a letter, or a phrase holding a letter that is no word of its own."""
+    tokens = [t for t in _folded_words(_ELISION.sub(" ", clue)) if not _is_hangul(t)]
+    letters = [t for t in tokens if len(t) == 1 and t.isalpha()]
+    if len(tokens) == 1:
+        return bool(letters)
+    return any(letter not in _ONE_LETTER_WORDS for letter in letters)
+
+
 def clue_warnings(
     clue: str,
     keywords: tuple[str, ...],
@@ -314,7 +330,7 @@ def clue_warnings(
     tokens = _folded_words(clue)
     if any(char.isdigit() for char in clue):
         found.append(DIGIT)
-    if any(len(token) == 1 and token.isalpha() and not _is_hangul(token) for token in tokens):
+    if _has_single_letter(clue):
         found.append(SINGLE_LETTER)
     if any(token in NUMBER_WORDS for token in tokens):
         found.append(NUMBER_WORD)
