@@ -168,6 +168,18 @@ def test_warnings(clue: str, warnings: list[str]) -> None:
     assert clue_warnings(clue, keywords, frozenset({"used"})) == warnings
 
 
+def test_number_words_are_those_of_the_keywords_language() -> None:
+    french = ("boulanger", "lune", "château", "pomme")
+    assert clue_warnings("four", french, frozenset()) == []
+    assert clue_warnings("quatre", french, frozenset()) == ["number_word"]
+    assert clue_warnings("two", french, frozenset()) == ["number_word"]
+    custom = ("Boulanger", "Lune", "Château", "Pomme")  # no pool's words: every language
+    assert clue_warnings("four", custom, frozenset()) == ["number_word"]
+    assert clue_warnings("four", ("moon", "castle", "bread", "apple"), frozenset()) == [
+        "number_word"
+    ]
+
+
 def test_translation_warning_comes_from_the_hook() -> None:
     def looks_translated(clue: str, keywords: object) -> bool:
         return clue == "lune"

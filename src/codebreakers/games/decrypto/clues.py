@@ -60,18 +60,50 @@ _KOREAN_PARTICLES = frozenset(
 _MIN_STEM = 3
 _MIN_KOREAN_STEM = 2  # syllables
 
-NUMBER_WORDS = frozenset(
-    fold(word)
-    for word in (
-        *("one", "two", "three", "four", "first", "second", "third", "fourth", "once", "twice"),
-        *("un", "une", "deux", "trois", "quatre", "premier", "première", "deuxième"),
-        *("troisième", "quatrième", "seconde"),
-        *("один", "одна", "одно", "два", "две", "три", "четыре", "первый", "первая"),
-        *("второй", "вторая", "третий", "третья", "четвёртый", "четвёртая"),
-        *("하나", "둘", "셋", "넷", "일", "삼", "사", "첫째", "둘째", "셋째", "넷째", "첫번째"),
-        *("두번째", "세번째", "네번째"),
-    )
-)
+# Number words by language. A number of any language hints at a position, but not one that
+# is an ordinary word of the keywords' own language: "four" is an oven in French.
+NUMBER_WORDS: dict[str, frozenset[str]] = {
+    lang: frozenset(fold(word) for word in words)
+    for lang, words in {
+        "en": (
+            "one",
+            "two",
+            "three",
+            "four",
+            "first",
+            "second",
+            "third",
+            "fourth",
+            "once",
+            "twice",
+        ),
+        "fr": (
+            *("un", "une", "deux", "trois", "quatre", "premier", "première", "deuxième"),
+            *("troisième", "quatrième", "seconde"),
+        ),
+        "ru": (
+            *("один", "одна", "одно", "два", "две", "три", "четыре", "первый", "первая"),
+            *("второй", "вторая", "третий", "третья", "четвёртый", "четвёртая"),
+        ),
+        "ko": (
+            *("하나", "둘", "셋", "넷", "일", "삼", "사", "첫째", "둘째", "셋째", "넷째", "첫번째"),
+            *("두번째", "세번째", "네번째"),
+        ),
+    }.items()
+}
+_ALL_NUMBER_WORDS = frozenset().union(*NUMBER_WORDS.values())
+
+
+@lru_cache(maxsize=1024)
+def _number_words(keywords: tuple[str, ...]) -> frozenset[str]:
+    """Every language's number words but the pool words of the keywords' language(s) (the
+    pools that hold every keyword) that are no number there."""
+    own = [lang for lang in POOL_LANGUAGES if set(keywords) <= set(load_pool(lang))]
+    ordinary = {fold(w) for lang in own for w in load_pool(lang)} - {
+        word for lang in own for word in NUMBER_WORDS.get(lang, ())
+    }
+    return _ALL_NUMBER_WORDS - ordinary
+
 
 SPELLING_WORDS = frozenset(
     fold(word)
@@ -332,7 +364,7 @@ def clue_warnings(
         found.append(DIGIT)
     if _has_single_letter(clue):
         found.append(SINGLE_LETTER)
-    if any(token in NUMBER_WORDS for token in tokens):
+    if any(token in _number_words(keywords) for token in tokens):
         found.append(NUMBER_WORD)
     if any(token in SPELLING_WORDS for token in tokens):
         found.append(SPELLING_HINT)
