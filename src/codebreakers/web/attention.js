@@ -17,14 +17,15 @@ export function saveMuted(muted) {
 }
 
 // Browsers refuse (with a console warning each time) an AudioContext made or resumed before the
-// page got a click or a key: after a reload the chime waits for the first gesture.
+// page got a click or a key: after a reload the chime waits for the first gesture in this page
+// (navigator.userActivation may still count one from before the reload).
 let gestured = false;
 for (const kind of ["pointerdown", "keydown"]) {
   window.addEventListener(kind, () => (gestured = true), { once: true, capture: true });
 }
 
 function audio() {
-  if (!(navigator.userActivation?.hasBeenActive ?? gestured)) return null;
+  if (!gestured) return null;
   ctx = ctx || new AudioContext();
   if (ctx.state === "suspended") ctx.resume();
   return ctx;
