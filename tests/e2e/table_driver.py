@@ -80,6 +80,15 @@ class Player:
         self.page.click(".join-form button[type=submit]")
         expect(self.page.locator(".tag.you")).to_be_visible()
 
+    def quick_join(self, url: str) -> str:
+        """Quick join from the home page; the code of the room it lands in."""
+        self.page.goto(url)
+        self.page.fill("#quick-name", self.name)
+        self.page.click("button.quick-join")
+        self.page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
+        expect(self.page.locator(".tag.you")).to_be_visible()
+        return self.page.url.rsplit("/", 1)[1]
+
     def team(self) -> str:
         cls = self.page.locator(".table").get_attribute("class") or ""
         found = re.search(r"as-(white|black)", cls)

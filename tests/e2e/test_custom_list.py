@@ -23,7 +23,7 @@ def test_only_the_host_sees_the_custom_list(browser: Browser, server_url: str) -
         host.page.select_option("#new-words", "custom")
         hint = host.page.locator("#new-custom-hint")
         expect(hint).to_contain_text("At least 24 different words")
-        host.page.fill("#new-custom", "\n".join(WORDS[:3] + ["WALRUS00"]))
+        host.page.fill("#new-custom", "\n".join([*WORDS[:3], "WALRUS00"]))
         expect(hint).to_contain_text("Different words so far: 3.")
         host.page.fill("#new-custom", "\n".join(WORDS))
         host.page.locator("#new-custom").blur()

@@ -4,8 +4,6 @@ the same one (both seated), and the host fills the empty seats with bots from th
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -17,24 +15,14 @@ pytestmark = pytest.mark.browser
 __all__ = ["bot_server"]  # the fixture, used by name
 
 
-def quick_join(player: Player, url: str) -> str:
-    page = player.page
-    page.goto(url)
-    page.fill("#quick-name", player.name)
-    page.click("button.quick-join")
-    page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
-    expect(page.locator(".tag.you")).to_be_visible()
-    return page.url.rsplit("/", 1)[1]
-
-
 def test_quick_join_puts_two_visitors_in_one_room(
     browser: Browser, bot_server: ServerProcess
 ) -> None:
     ann = Player.open(browser, "Ann", DESKTOP, "ru")
     bob = Player.open(browser, "Bob", PHONE, "en")
     try:
-        code = quick_join(ann, bot_server.url)
-        assert quick_join(bob, bot_server.url) == code
+        code = ann.quick_join(bot_server.url)
+        assert bob.quick_join(bot_server.url) == code
         for p in (ann, bob):
             expect(p.page.locator(".slots-list .player-name")).to_have_count(2)
         # Only the host is offered bots; one click seats them and the game can start.

@@ -14,22 +14,12 @@ from e2e.table_driver import DESKTOP, Player
 pytestmark = pytest.mark.browser
 
 
-def quick_join(player: Player, url: str) -> str:
-    page = player.page
-    page.goto(url)
-    page.fill("#quick-name", player.name)
-    page.click("button.quick-join")
-    page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
-    expect(page.locator(".tag.you")).to_be_visible()
-    return page.url.rsplit("/", 1)[1]
-
-
 def test_quick_join_twice_is_still_one_player_and_host(
     browser: Browser, own_server: ServerProcess
 ) -> None:
     ann = Player.open(browser, "Ann", DESKTOP, "en")
     try:
-        code = quick_join(ann, own_server.url)
+        code = ann.quick_join(own_server.url)
         expect(ann.page.locator(".host-panel")).to_be_visible()
         ann.page.click("a.brand")  # home, through the app
         expect(ann.page.locator("#quick-name")).to_be_visible()

@@ -37,3 +37,21 @@ def server_with(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
 @pytest.fixture
 def server(server_with: Callable[..., TestClient]) -> TestClient:
     return server_with()
+
+
+@pytest.fixture
+def start_real_server(tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """Starts real `codebreakers serve` processes with the given options; stops them after."""
+    from real_server import RealServer
+
+    servers: list[RealServer] = []
+
+    def run(*args: str) -> RealServer:
+        server = RealServer(tmp_path / f"s{len(servers)}.db", tmp_path / "serve.log", args)
+        servers.append(server)
+        server.start()
+        return server
+
+    yield run
+    for server in servers:
+        server.stop()

@@ -4,9 +4,7 @@ by default a local client saying `X-Forwarded-For: <anything>` is still counted 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from contextlib import ExitStack, suppress
-from pathlib import Path
 
 import pytest
 from real_server import RealServer
@@ -56,21 +54,6 @@ def test_every_peer_with_a_star_and_typos_refused() -> None:
         TrustedProxies.parse("10.0.0.300")
 
 
-@pytest.fixture
-def start(tmp_path: Path) -> Iterator:
-    servers: list[RealServer] = []
-
-    def run(*args: str) -> RealServer:
-        server = RealServer(tmp_path / f"s{len(servers)}.db", tmp_path / "serve.log", args)
-        servers.append(server)
-        server.start()
-        return server
-
-    yield run
-    for server in servers:
-        server.stop()
-
-
 def _first_answers(server: RealServer, forwarded_for: list[str]) -> list[str]:
     """Hold a socket open per name, each sending junk: the code each is answered."""
     with ExitStack() as held:
@@ -89,14 +72,14 @@ def _first_answers(server: RealServer, forwarded_for: list[str]) -> list[str]:
         return codes
 
 
-def test_a_local_client_cannot_pose_as_many_on_a_real_server(start) -> None:
-    server = start("--per-ip-sockets", "2")
+def test_a_local_client_cannot_pose_as_many_on_a_real_server(start_real_server) -> None:
+    server = start_real_server("--per-ip-sockets", "2")
     codes = _first_answers(server, [f"10.9.0.{i}" for i in range(3)])
     assert codes == ["unknown_type", "unknown_type", "too_many_connections"]
 
 
-def test_behind_a_listed_proxy_each_forwarded_client_has_its_own_cap(start) -> None:
-    server = start("--per-ip-sockets", "2", "--trusted-proxies", "127.0.0.1")
+def test_behind_a_listed_proxy_each_forwarded_client_has_its_own_cap(start_real_server) -> None:
+    server = start_real_server("--per-ip-sockets", "2", "--trusted-proxies", "127.0.0.1")
     names = [f"10.9.0.{i}" for i in range(3)] + ["10.9.0.1"] * 2
     codes = _first_answers(server, names)
     assert codes == ["unknown_type"] * 4 + ["too_many_connections"], codes

@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from real_server import RealServer
 from websockets.sync.client import connect
 
 from codebreakers.campaigns.slow import trickled_frame, trickled_handshake
@@ -25,21 +22,6 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture
-def start(tmp_path: Path) -> Iterator:
-    servers: list[RealServer] = []
-
-    def run(*args: str) -> RealServer:
-        server = RealServer(tmp_path / f"s{len(servers)}.db", tmp_path / "serve.log", args)
-        servers.append(server)
-        server.start()
-        return server
-
-    yield run
-    for server in servers:
-        server.stop()
-
-
 def plays(port: int) -> bool:
     """A tab opens a socket and is answered."""
     with connect(f"ws://127.0.0.1:{port}/ws", proxy=None) as ws:
@@ -47,8 +29,10 @@ def plays(port: int) -> bool:
         return json.loads(ws.recv(timeout=10))["code"] == "hello_first"
 
 
-async def test_handshakes_sent_a_byte_every_half_second_are_closed_in_time(start) -> None:
-    server = start()
+async def test_handshakes_sent_a_byte_every_half_second_are_closed_in_time(
+    start_real_server,
+) -> None:
+    server = start_real_server()
     tasks = [asyncio.ensure_future(trickled_handshake(server.port)) for _ in range(30)]
     await asyncio.sleep(2)
     assert await asyncio.to_thread(plays, server.port)  # the server serves on meanwhile
@@ -58,15 +42,15 @@ async def test_handshakes_sent_a_byte_every_half_second_are_closed_in_time(start
     ), closed_after
 
 
-async def test_a_frame_trickled_in_is_closed_with_1008(start) -> None:
-    server = start()
+async def test_a_frame_trickled_in_is_closed_with_1008(start_real_server) -> None:
+    server = start_real_server()
     seconds, code = await trickled_frame(server.port)
     assert seconds is not None and FRAME_TIMEOUT_S - 1 <= seconds <= FRAME_TIMEOUT_S + SLACK_S
     assert code == 1008
 
 
-async def test_half_sent_requests_count_against_the_address_cap(start) -> None:
-    server = start("--per-ip-sockets", "4")
+async def test_half_sent_requests_count_against_the_address_cap(start_real_server) -> None:
+    server = start_real_server("--per-ip-sockets", "4")
     held = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(4)]
     for _, writer in held:
         writer.write(b"GET /ws HTTP/1.1\r\n")  # and no more
@@ -79,8 +63,8 @@ async def test_half_sent_requests_count_against_the_address_cap(start) -> None:
     assert await asyncio.to_thread(plays, server.port)  # closed, they free their places
 
 
-async def test_a_request_head_is_bounded_in_size(start) -> None:
-    server = start()
+async def test_a_request_head_is_bounded_in_size(start_real_server) -> None:
+    server = start_real_server()
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
     writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n" + b"X-Pad: " + b"p" * 100_000 + b"\r\n\r\n")
     answer = await asyncio.wait_for(reader.read(), 10)
