@@ -178,7 +178,7 @@ def test_a_guess_matches_whatever_the_hyphens_spaces_and_invisible_characters() 
     for _ in range(8):
         table.play_round()
     assert table.state.phase == "tiebreak_guess"
-    white_keywords, black_keywords = table.state.table.keywords
+    _, black_keywords = table.state.table.keywords
     spellings = [
         lambda w: w.replace("-", " "),
         lambda w: w.replace("-", "").replace(" ", ""),
