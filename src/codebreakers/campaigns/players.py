@@ -138,13 +138,18 @@ class Table:
             await tab.wait_change(0.5)
 
     async def rematch(self, tab: Tab) -> None:
+        """Ask for the next game until it comes: a host who sees the last view may ask before
+        the room itself is over (game_not_over), so a refusal is asked again, not waited on."""
         before = tab.game_id
-        answer = await tab.request({"type": "rematch"})
-        if answer["type"] != "ack":
-            self.ledger.refuse(answer["code"])
         self.games_done += 1
         while tab.game_id == before:
-            await tab.wait_change(0.5)
+            answer = await tab.request({"type": "rematch"})
+            if answer["type"] != "ack":
+                self.ledger.refuse(answer["code"])
+            for _ in range(4):
+                if tab.game_id != before:
+                    break
+                await tab.wait_change(0.5)
         assert tab.game_id is not None
         self.ledger.rooms.setdefault(self.code, set()).add(tab.game_id)
 
