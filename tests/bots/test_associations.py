@@ -24,6 +24,7 @@ import wordfreq
 
 from codebreakers.bots.associations import (
     LANGUAGES,
+    Association,
     Associations,
     Entry,
     LexiconError,
@@ -82,6 +83,11 @@ def _require(lang: str) -> list[Entry]:
             pytest.fail(f"no association lexicon for {lang} ({lexicon_path(lang)})")
         pytest.skip(f"the {lang} association lexicon is not written yet ({lexicon_path(lang)})")
     return read_entries(lang)
+
+
+def _pairs(lang: str) -> list[tuple[Entry, Association]]:
+    """Every (entry, association) of a language, for checks that look at one association."""
+    return [(e, a) for e in _require(lang) for a in e.associations]
 
 
 def _by_keyword(entries: list[Entry]) -> dict[str, list[str]]:
@@ -188,8 +194,7 @@ def test_every_pool_word_has_20_to_40_distinct_associations(lang: str) -> None:
 def test_no_association_is_a_form_of_its_keyword(lang: str) -> None:
     problems = [
         f"line {e.line}: {e.keyword}: {a.text!r}"
-        for e in _require(lang)
-        for a in e.associations
+        for e, a in _pairs(lang)
         if same_root(a.text, e.keyword) or any(same_root(t, e.keyword) for t in tokens(a.text))
     ]
     _report(problems)
@@ -198,14 +203,13 @@ def test_no_association_is_a_form_of_its_keyword(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_associations_are_short_lowercase_and_in_the_languages_script(lang: str) -> None:
     problems = []
-    for e in _require(lang):
-        for a in e.associations:
-            if not _SCRIPT[lang].match(a.text):
-                problems.append(f"line {e.line}: {e.keyword}: {a.text!r} not in {lang} script")
-            elif a.text != a.text.lower():
-                problems.append(f"line {e.line}: {e.keyword}: {a.text!r} capitals (name?)")
-            elif len(a.text.split()) > 3:
-                problems.append(f"line {e.line}: {e.keyword}: {a.text!r} over 3 words")
+    for e, a in _pairs(lang):
+        if not _SCRIPT[lang].match(a.text):
+            problems.append(f"line {e.line}: {e.keyword}: {a.text!r} not in {lang} script")
+        elif a.text != a.text.lower():
+            problems.append(f"line {e.line}: {e.keyword}: {a.text!r} capitals (name?)")
+        elif len(a.text.split()) > 3:
+            problems.append(f"line {e.line}: {e.keyword}: {a.text!r} over 3 words")
     _report(problems)
 
 
@@ -283,8 +287,7 @@ def _word_problems(lang: str, text: str) -> list[str]:
 def test_every_word_is_a_dictionary_word_not_a_name(lang: str) -> None:
     problems = [
         f"line {e.line}: {e.keyword}: {why}"
-        for e in _require(lang)
-        for a in e.associations
+        for e, a in _pairs(lang)
         for why in _word_problems(lang, a.text)
     ]
     _report(problems)
