@@ -221,6 +221,15 @@ def start_game(
     return players, teams, spectators
 
 
+def play_now(page: Page, server_url: str, name: str) -> None:
+    """Takes the home page's Play now path: one name, one click, a table against bots."""
+    page.goto(server_url)
+    page.fill("#quick-name", name)
+    page.click("button.play-now")
+    page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
+    expect(page.locator(".table")).to_be_visible()
+
+
 def pick_with_keyboard(player: Player, board: str, team: str, code: list[int]) -> None:
     """Choose a code with the keyboard only: Tab into each clue's radio group, arrows to move."""
     page = player.page

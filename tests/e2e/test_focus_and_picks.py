@@ -4,14 +4,12 @@ do. Played through Play now (a bot teammate, two bots at Black, bots moving at o
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Browser, expect
 
 from e2e.bot_server import bot_server
 from e2e.server_process import ServerProcess
-from e2e.table_driver import DESKTOP, Player, fresh_clues
+from e2e.table_driver import DESKTOP, Player, fresh_clues, play_now
 
 pytestmark = pytest.mark.browser
 __all__ = ["bot_server"]  # the fixture, used by name
@@ -26,11 +24,7 @@ def test_focus_after_moves_and_a_half_picked_decode(
     ann = Player.open(browser, "Ann", DESKTOP, "en")
     page = ann.page
     try:
-        page.goto(bot_server.url)
-        page.fill("#quick-name", "Ann")
-        page.click("button.play-now")
-        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
-        expect(page.locator(".table")).to_be_visible()
+        play_now(page, bot_server.url, "Ann")
         page.click("aside.guide button.guide-off")
         used: set[str] = set()
         done = {"transmit": False, "lock": False}

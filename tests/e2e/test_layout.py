@@ -10,14 +10,12 @@ the last digit picked.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from e2e.bot_server import bot_server
 from e2e.server_process import ServerProcess
-from e2e.table_driver import ARTIFACTS, DESKTOP, PHONE, Player, fresh_clues
+from e2e.table_driver import ARTIFACTS, DESKTOP, PHONE, Player, fresh_clues, play_now
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 __all__ = ["bot_server"]  # the fixture, used by name
@@ -110,11 +108,7 @@ def test_nothing_covers_the_players_controls(browser: Browser, bot_server: Serve
     checked: set[str] = set()
     used: set[str] = set()
     try:
-        page.goto(bot_server.url)
-        page.fill("#quick-name", "Ann")
-        page.click("button.play-now")
-        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
-        expect(page.locator(".table")).to_be_visible()
+        play_now(page, bot_server.url, "Ann")
         for _ in range(600):
             if checked == {"writing", "deciding"} or page.locator(".outcome").count():
                 break

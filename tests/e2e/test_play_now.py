@@ -15,7 +15,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from codebreakers.games.mastermind.solver import solver_for
 from e2e.bot_server import bot_server
 from e2e.server_process import ServerProcess
-from e2e.table_driver import ARTIFACTS, DESKTOP, Player, fresh_clues
+from e2e.table_driver import ARTIFACTS, DESKTOP, Player, fresh_clues, play_now
 from e2e.test_mastermind import shown_rows
 
 pytestmark = pytest.mark.browser
@@ -41,11 +41,7 @@ def test_play_now_plays_a_whole_game_against_bots(
     ann = Player.open(browser, "Ann", DESKTOP, "fr")
     page = ann.page
     try:
-        page.goto(bot_server.url)
-        page.fill("#quick-name", "Ann")
-        page.click("button.play-now")
-        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
-        expect(page.locator(".table")).to_be_visible()
+        play_now(page, bot_server.url, "Ann")
         room = rooms_frames(ann)[-1]
         assert room["options"]["words"] == "fr" and room["status"] == "playing"
         assert sorted(p["kind"] for p in room["players"]) == ["bot", "bot", "bot", "human"]
