@@ -200,6 +200,12 @@ def inflections(word: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def _with_particle(clue_word: str, keyword_word: str) -> bool:
+    """Whether a Korean clue word is the keyword word followed by a particle."""
+    rest = clue_word[len(keyword_word) :]
+    return clue_word.startswith(keyword_word) and rest in _KOREAN_PARTICLES
+
+
 def same_word(clue_word: str, keyword_word: str) -> bool:
     """Whether a clue word (spelled) is the keyword word or a form made from it: the refusal."""
     if clue_word == keyword_word:
@@ -207,9 +213,7 @@ def same_word(clue_word: str, keyword_word: str) -> bool:
     if clue_word in _pool_words():
         return False  # a word of its own ("банка" for "банк")
     if _is_hangul(keyword_word):
-        rest = clue_word[len(keyword_word) :]
-        long_enough = len(keyword_word) >= _MIN_KOREAN_STEM
-        return long_enough and clue_word.startswith(keyword_word) and rest in _KOREAN_PARTICLES
+        return len(keyword_word) >= _MIN_KOREAN_STEM and _with_particle(clue_word, keyword_word)
     return clue_word in inflections(keyword_word)
 
 
@@ -236,8 +240,7 @@ def near_word(clue_word: str, keyword_word: str) -> bool:
     if clue_word == keyword_word:
         return True
     if _is_hangul(keyword_word):
-        rest = clue_word[len(keyword_word) :]
-        return clue_word.startswith(keyword_word) and rest in _KOREAN_PARTICLES
+        return _with_particle(clue_word, keyword_word)
     return not _stems(clue_word).isdisjoint(_stems(keyword_word))
 
 
