@@ -103,9 +103,10 @@ def _association_candidates(
     for i, a in enumerate(associations):
         if lex.assoc.doubtful(a.text):
             continue
-        if fold(a.text) in seen or not _fits_rules(a.text, keywords, keys, used):
+        folded = fold(a.text)
+        if folded in seen or not _fits_rules(a.text, keywords, keys, used):
             continue
-        seen.add(fold(a.text))
+        seen.add(folded)
         picked.append(i)
     if not picked:
         return []
