@@ -94,10 +94,10 @@ def _association_candidates(
     used: Sequence[str],
     level: Level,
     rng: np.random.Generator,
+    keys: frozenset[str],
 ) -> list[Candidate]:
-    """The target keyword's usable associations, best first."""
+    """The target keyword's usable associations, best first. `keys`: `used_keys(used)`."""
     associations = lex.assoc.of(keywords[target])
-    keys = used_keys(used)
     seen: set[str] = set()
     picked = []
     for i, a in enumerate(associations):
@@ -136,6 +136,7 @@ def _vocabulary_candidates(
     rng: np.random.Generator,
     count: int,
     taken: set[str],
+    keys: frozenset[str],
 ) -> list[Candidate]:
     """Vocabulary words fit to point at keyword index `target`, best first."""
     vocab = lex.vocab
@@ -146,7 +147,6 @@ def _vocabulary_candidates(
     fit = np.where(raw.max(axis=1) < BOT_MAX_COSINE, fit, -np.inf)
     if level.read_noise > 0.0:
         fit = fit + level.read_noise * rng.gumbel(size=fit.shape)
-    keys = used_keys(used)
     out: list[Candidate] = []
     for row in np.argsort(-fit)[: count * _SHORTLIST_FACTOR]:
         word = vocab.words[row]
@@ -168,11 +168,12 @@ def shortlist(
     rng: np.random.Generator,
 ) -> list[Candidate]:
     """The candidates for a slot pointing at keyword index `target`: associations first."""
-    found = _association_candidates(lex, target, keywords, used, level, rng)
+    keys = used_keys(used)
+    found = _association_candidates(lex, target, keywords, used, level, rng, keys)
     if len(found) < MIN_ASSOCIATIONS:
         taken = {fold(c.text) for c in found}
         need = level.candidates - len(found)
-        found += _vocabulary_candidates(lex, target, keywords, used, level, rng, need, taken)
+        found += _vocabulary_candidates(lex, target, keywords, used, level, rng, need, taken, keys)
     return found
 
 
