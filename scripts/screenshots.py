@@ -28,8 +28,7 @@ from e2e.table_driver import (  # noqa: E402
     PHONE,
     TIMEOUT_MS,
     Player,
-    fresh_clues,
-    play_round,
+    misread_twice,
     start_game,
     wait_for,
 )
@@ -121,22 +120,15 @@ def decrypto(browser: Browser, url: str, scratch: Path) -> None:
                 p = wait_for(players, lambda p: p.can_lock("enemy"), "an interceptor")[0]
                 shot(p, "interception", "section.board-enemy")
 
-        used: set[str] = set()
         for p in players:
             p.say("team", "1-3-4?" if p is players[0] else "ok")
-        for number in (1, 2):  # both teams misread their own clues twice: the tie-break
-            play_round(
-                number,
-                teams,
-                clues=lambda team, enc, n: fresh_clues(enc.keywords(), used),
-                decode_right={"white": False, "black": False},
-                intercept_right={"white": number == 2, "black": number == 2},
-                on_phase=on_phase,
-            )
-            if number == 1:
-                host = players[0]
-                expect(host.page.locator(".log .log-round .verdict").first).to_be_visible()
-                shot(host, "reveal", scroll=".log")
+
+        def reveal() -> None:
+            host = players[0]
+            expect(host.page.locator(".log .log-round .verdict").first).to_be_visible()
+            shot(host, "reveal", scroll=".log")
+
+        misread_twice(teams, intercept_in_round_2=True, on_phase=on_phase, after_round_1=reveal)
         for p in players:
             expect(p.page.locator(".tiebreak")).to_be_visible()
         guessers = [p for p in players if p.page.locator(".guess-form").count()]

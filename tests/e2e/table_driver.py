@@ -336,6 +336,29 @@ def play_round(
     return codes
 
 
+def misread_twice(
+    teams: dict[str, list[Player]],
+    intercept_in_round_2: bool = False,
+    on_phase: Callable[[int, str], None] = lambda number, phase: None,
+    after_round_1: Callable[[], None] = lambda: None,
+) -> None:
+    """Rounds 1 and 2 with fresh clues where both teams misread their own clues twice, so the
+    game ends level and goes to the tie-break; `intercept_in_round_2` makes both interceptions
+    of round 2 right (still level)."""
+    used: set[str] = set()
+    for number in (1, 2):
+        play_round(
+            number,
+            teams,
+            clues=lambda team, enc, n: fresh_clues(enc.keywords(), used),
+            decode_right={"white": False, "black": False},
+            intercept_right={team: intercept_in_round_2 and number == 2 for team in teams},
+            on_phase=on_phase,
+        )
+        if number == 1:
+            after_round_1()
+
+
 def measure_first_load(browser: Browser, url: str) -> dict[str, Any]:
     """Bytes a fresh browser (empty cache) transfers to show the table at `url`: every HTTP
     response as it crossed the network (compressed, headers included), per file, plus the

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.table_driver import DESKTOP, PHONE, Player, fresh_clues, play_round, start_game, wait_for
+from e2e.table_driver import DESKTOP, PHONE, Player, misread_twice, start_game, wait_for
 from e2e.test_mastermind import create_room, shown_rows
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -177,20 +177,12 @@ def test_every_decrypto_screen(browser: Browser, server_url: str) -> None:
         expect(lobby_host.page.locator(".slots-list .player-name")).to_have_count(3)
         audit.screen(lobby_host, "waiting room")
 
-        used: set[str] = set()
-        for number in (1, 2):  # both teams misread their own clues twice: a tie-break
-            play_round(
-                number,
-                teams,
-                clues=lambda team, enc, n: fresh_clues(enc.keywords(), used),
-                decode_right={"white": False, "black": False},
-                intercept_right={"white": False, "black": False},
-                on_phase=on_phase,
-            )
-            if number == 1:
-                host = teams["white"][0]
-                expect(host.page.locator(".log .log-round .verdict").first).to_be_visible()
-                audit.screen(host, "reveal")
+        def reveal() -> None:
+            host = teams["white"][0]
+            expect(host.page.locator(".log .log-round .verdict").first).to_be_visible()
+            audit.screen(host, "reveal")
+
+        misread_twice(teams, on_phase=on_phase, after_round_1=reveal)
         decider = wait_for(players[:4], lambda p: p.page.locator(".guess-form").count() > 0, "tb")
         audit.screen(decider[0], "tie-break")
         for p in players[:4]:

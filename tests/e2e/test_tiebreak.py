@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
-from e2e.table_driver import ARTIFACTS, DESKTOP, PHONE, Player, fresh_clues, play_round, start_game
+from e2e.table_driver import ARTIFACTS, DESKTOP, PHONE, Player, misread_twice, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -30,15 +30,7 @@ def test_tiebreak_by_keyword_guessing(browser: Browser, server_url: str) -> None
     players, teams, _ = start_game(browser, server_url, PEOPLE)
     try:
         keywords = {team: members[0].keywords() for team, members in teams.items()}
-        used: set[str] = set()
-        for number in (1, 2):
-            play_round(
-                number,
-                teams,
-                clues=lambda team, enc, n: fresh_clues(enc.keywords(), used),
-                decode_right={"white": False, "black": False},
-                intercept_right={"white": False, "black": False},
-            )
+        misread_twice(teams)
         for p in players:
             expect(p.page.locator(".tiebreak")).to_be_visible()
             p.shot(folder, "1-guessing")
