@@ -79,7 +79,7 @@ export function QuickStart() {
 }
 
 /** Per team, the empty slots a bot should take so both teams can start and are even. */
-export function seatsToFill(room) {
+function seatsToFill(room) {
   const counts = Object.fromEntries(
     Object.entries(room.teams).map(([team, slots]) => [team, slots.filter(Boolean).length]),
   );
