@@ -5,25 +5,28 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 PYTEST_ARGS ?=
-# setup.py compiles the engine in place (mypyc): a change to it means building again.
-BUILD_INPUTS := pyproject.toml setup.py $(wildcard src/codebreakers/games/decrypto/*.py)
+# The install depends only on the metadata: the package is plain Python, installed editable.
+BUILD_INPUTS := pyproject.toml
 
 .PHONY: run test check fmt browser clean
 
-# Said step by step, with pip's own output: the first run takes minutes (the dependencies, then
-# the engine compiled), and a silent terminal looks like a hang.
+# Said step by step, with pip's own output: the first run takes minutes (the dependencies), and a
+# silent terminal looks like a hang. Compiled modules that earlier builds left beside the sources
+# (the engine was compiled with mypyc once) are deleted: Python would import them first.
 $(STAMP): $(BUILD_INPUTS)
 	@echo "==> [1/3] The virtual environment in $(VENV)"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@echo "==> [2/3] pip, up to date"
 	@$(BIN)/python -m pip install --upgrade pip
-	@echo "==> [3/3] Codebreakers and its dependencies; the game engine is compiled (minutes the first time)"
+	@echo "==> [3/3] Codebreakers and its dependencies (minutes the first time)"
+	@find src -name '*.so' -delete
 	@$(BIN)/python -m pip install -e .
 	@touch $@
 
-# One build for both: the test extras' install builds the package too.
+# One install for both: the test extras' install holds the package too.
 $(TEST_STAMP): $(BUILD_INPUTS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	find src -name '*.so' -delete
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(STAMP)
@@ -41,14 +44,14 @@ test: $(TEST_STAMP) browser
 	$(BIN)/python -m pytest -n 2 -m browser $(PYTEST_ARGS)
 
 check: $(TEST_STAMP)
-	$(BIN)/ruff format --check src tests scripts setup.py
-	$(BIN)/ruff check src tests scripts setup.py
+	$(BIN)/ruff format --check src tests scripts
+	$(BIN)/ruff check src tests scripts
 	$(BIN)/mypy src/codebreakers/games
 	$(BIN)/lint-imports
 
 fmt: $(TEST_STAMP)
-	$(BIN)/ruff format src tests scripts setup.py
-	$(BIN)/ruff check --fix src tests scripts setup.py
+	$(BIN)/ruff format src tests scripts
+	$(BIN)/ruff check --fix src tests scripts
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build

@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import socket
-import tomllib
-from pathlib import Path
 
 import pytest
 
@@ -15,30 +13,6 @@ POSTGRES_URL = os.environ.get(
 )
 REDIS_URL = os.environ.get("CODEBREAKERS_TEST_REDIS", "redis://127.0.0.1:6379/0")
 CHROMIUM = os.environ.get("CODEBREAKERS_CHROMIUM", "/usr/bin/chromium")
-
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def compiled_packages() -> list[str]:
-    """The packages setup.py compiles in place (pyproject.toml, [tool.codebreakers.compiled])."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    return config["tool"]["codebreakers"]["compiled"]["packages"]  # type: ignore[no-any-return]
-
-
-def pytest_sessionstart(session: pytest.Session) -> None:
-    """Stop before testing a compiled engine older than its source (setup.py compiles it in
-    place; an edit takes effect only once `make` builds it again)."""
-    folders = [ROOT / "src" / Path(*package.split(".")) for package in compiled_packages()]
-    stale = [
-        built.name
-        for folder in folders
-        for built in folder.glob("*.so")
-        if (source := built.with_name(built.name.split(".")[0] + ".py")).exists()
-        and source.stat().st_mtime > built.stat().st_mtime
-    ]
-    if stale:
-        pytest.exit(f"compiled engine older than its source ({', '.join(stale)}): run `make`", 2)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
