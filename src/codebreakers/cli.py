@@ -189,7 +189,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run a sub-command; an optional dependency it needs but lacks is one line and status 2."""
+    from codebreakers.extras import check_serve, missing_extra
+
     args = build_parser().parse_args(argv)
+    try:
+        if args.command == "serve":
+            check_serve(args.db, args.redis, args.server)
+        return _run(args)
+    except ModuleNotFoundError as error:
+        message = missing_extra(error)
+        if message is None:
+            raise
+        print(f"codebreakers {args.command}: {message}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         from codebreakers.server.main import serve
 

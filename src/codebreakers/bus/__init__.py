@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from codebreakers.bus.base import Bus, BusStats
 from codebreakers.bus.local import LocalBus
-from codebreakers.bus.redis import RedisBus
 
 
 def open_bus(url: str | None) -> Bus:
-    """None: in-process; redis:// or rediss://: Redis pub/sub. Call `await bus.start(...)`."""
+    """None: in-process; redis:// or rediss://: Redis pub/sub. Call `await bus.start(...)`.
+
+    The Redis client is an extra (codebreakers[redis]): imported only for a Redis URL."""
     if url is None:
         return LocalBus()
     if url.startswith(("redis://", "rediss://", "unix://")):
+        from codebreakers.bus.redis import RedisBus
+
         return RedisBus(url)
     raise ValueError(f"unsupported bus URL {url!r}: use redis://host:6379/0, or none")
 
