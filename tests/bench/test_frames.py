@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from codebreakers.bench import frames
 from codebreakers.bench.stats import percentile
-from codebreakers.server.messages import Ack, ChatLineOut, ChatLines, Error, Joined, View, encode
+from codebreakers.server.wire.messages import (
+    Ack,
+    ChatLineOut,
+    ChatLines,
+    Error,
+    Joined,
+    View,
+    encode,
+)
 
 
 def test_view_prefix_gives_game_and_version() -> None:

@@ -23,7 +23,7 @@ from codebreakers.games.mastermind.computer import computer_move
 from codebreakers.games.mastermind.rules import MastermindRules
 from codebreakers.games.registry import RULES_BY_NAME
 from codebreakers.server.app import create_app
-from codebreakers.server.config import Ports, ServerConfig
+from codebreakers.server.ops.config import Ports, ServerConfig
 from codebreakers.store import open_store
 
 RULES = MastermindRules()

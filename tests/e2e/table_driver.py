@@ -385,7 +385,7 @@ def measure_first_load(browser: Browser, url: str) -> dict[str, Any]:
         page.goto(url)
         expect(page.locator(".table")).to_be_visible()
         page.wait_for_load_state("networkidle")
-        # Files named without the build's path segment (server/static.py): "static/app.js".
+        # Files named without the build's path segment (server/http/static.py): "static/app.js".
         files = {
             re.sub(r"^static/[0-9a-f]{12}/", "static/", urls[r].split("/", 3)[3]): n
             for r, n in sizes.items()

@@ -17,12 +17,12 @@ from real_server import free_port
 from server_harness import OPEN, Client, Table, make_ports, new_room
 from starlette.testclient import TestClient
 
-from codebreakers.server import process
 from codebreakers.server.app import create_app
-from codebreakers.server.config import ServerConfig
-from codebreakers.server.logging_setup import JsonFormatter
-from codebreakers.server.metrics import Histogram
-from codebreakers.server.shutdown import InFlight, drain
+from codebreakers.server.cluster.shutdown import InFlight, drain
+from codebreakers.server.ops import process
+from codebreakers.server.ops.config import ServerConfig
+from codebreakers.server.ops.logs import JsonFormatter
+from codebreakers.server.ops.metrics import Histogram
 
 
 def test_metrics_count_messages_actions_and_sockets(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from server_harness import (
 from starlette.testclient import TestClient
 
 from codebreakers.server.errors import Refused
-from codebreakers.server.messages import error_id, parse_client
+from codebreakers.server.wire.messages import error_id, parse_client
 
 DEEP = "[" * 20_000 + "]" * 20_000
 

@@ -32,9 +32,9 @@ from codebreakers.bots.registry import GAMES as BOT_GAMES
 from codebreakers.bots.registry import make_bot
 from codebreakers.bus import open_bus
 from codebreakers.games.registry import RULES_BY_NAME
-from codebreakers.server import ipguard
 from codebreakers.server.app import create_app
-from codebreakers.server.config import Ports, ServerConfig
+from codebreakers.server.ops import ipguard
+from codebreakers.server.ops.config import Ports, ServerConfig
 from codebreakers.store import open_store
 
 SEATS = 6

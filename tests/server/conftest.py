@@ -11,7 +11,7 @@ from server_harness import OPEN, make_ports
 from starlette.testclient import TestClient
 
 from codebreakers.server.app import create_app
-from codebreakers.server.config import ServerConfig
+from codebreakers.server.ops.config import ServerConfig
 
 
 @pytest.fixture

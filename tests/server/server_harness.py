@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from codebreakers.bots.base import BotMove
 from codebreakers.bus import open_bus
 from codebreakers.games.registry import RULES_BY_NAME
-from codebreakers.server.config import Ports
+from codebreakers.server.ops.config import Ports
 from codebreakers.store import open_store
 
 

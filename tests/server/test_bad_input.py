@@ -13,7 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from codebreakers.games.decrypto import REJECTION_CODES
 from codebreakers.server.errors import ERROR_CODES
-from codebreakers.server.ipguard import OFF
+from codebreakers.server.ops.ipguard import OFF
 
 
 def error_for(client: Client, frame: str | bytes) -> dict:

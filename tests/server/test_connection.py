@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from codebreakers.server.connection import CLOSE_GOING_AWAY, OUTBOX_LIMIT, Connection
-from codebreakers.server.ratelimit import Bucket
-from codebreakers.server.wire import WRITE_TEXT, WRITE_TEXTS
+from codebreakers.server.ops.ratelimit import Bucket
+from codebreakers.server.wire.connection import CLOSE_GOING_AWAY, OUTBOX_LIMIT, Connection
+from codebreakers.server.wire.protocols import WRITE_TEXT, WRITE_TEXTS
 
 pytestmark = pytest.mark.anyio
 
@@ -22,7 +22,7 @@ def anyio_backend() -> str:
 
 class FakeSocket:
     """What uvicorn's send does: wait until the transport is writable, then write. With
-    `direct`, it also offers the writer `server/wire.py` adds, which refuses instead of waiting."""
+    `direct`, it also offers the writer `server/wire/protocols.py` adds, which refuses instead of waiting."""
 
     def __init__(self, direct: bool) -> None:
         self.writable = asyncio.Event()

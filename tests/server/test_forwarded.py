@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from codebreakers.cli import build_parser
-from codebreakers.server.proxies import NONE, TrustedProxies
+from codebreakers.server.ops.proxies import NONE, TrustedProxies
 
 LISTED = TrustedProxies.parse("10.0.0.1, 192.168.0.0/16, ::1")
 

@@ -11,7 +11,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from codebreakers.cli import build_parser
 from codebreakers.server.errors import Refused
-from codebreakers.server.ipguard import DEFAULT, OFF, SWEEP_EVERY, IpGuard, IpLimits, ip_limits
+from codebreakers.server.ops.ipguard import DEFAULT, OFF, SWEEP_EVERY, IpGuard, IpLimits, ip_limits
 
 
 class Clock:

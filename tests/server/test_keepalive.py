@@ -9,7 +9,7 @@ from collections.abc import Callable
 from server_harness import Client, join_all, new_room
 from starlette.testclient import TestClient
 
-from codebreakers.server.config import ServerConfig
+from codebreakers.server.ops.config import ServerConfig
 
 
 def connected(client: Client, pid: str) -> bool:

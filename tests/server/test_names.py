@@ -6,16 +6,16 @@ from __future__ import annotations
 import pytest
 from server_harness import SCRIPTED_BOTS, Client, new_room
 
-from codebreakers.server import rooms
 from codebreakers.server.errors import Refused
+from codebreakers.server.rooms import document
 
 
 def test_names_compare_folded() -> None:
     same = ["Ann", "ann", "ANN", "ａｎｎ", "A\ufe0fnn", "Ann\u3164"]
-    assert {rooms.name_key(name) for name in same} == {"ann"}
-    assert rooms.name_key("Jo  Ann") == rooms.name_key("jo ann")
-    assert rooms.name_key("Straße") == rooms.name_key("STRASSE")
-    assert rooms.name_key("Anna") != rooms.name_key("Ann")
+    assert {document.name_key(name) for name in same} == {"ann"}
+    assert document.name_key("Jo  Ann") == document.name_key("jo ann")
+    assert document.name_key("Straße") == document.name_key("STRASSE")
+    assert document.name_key("Anna") != document.name_key("Ann")
 
 
 @pytest.mark.parametrize(
@@ -24,12 +24,12 @@ def test_names_compare_folded() -> None:
 )
 def test_separators_format_characters_and_invisible_names_are_refused(name: str) -> None:
     with pytest.raises(Refused) as refused:
-        rooms.clean_name(name)
+        document.clean_name(name)
     assert refused.value.code == "bad_name"
 
 
 def test_emoji_with_their_selectors_stay_allowed() -> None:
-    assert rooms.clean_name("❤\ufe0f Ann") == "❤\ufe0f Ann"
+    assert document.clean_name("❤\ufe0f Ann") == "❤\ufe0f Ann"
 
 
 def test_a_player_cannot_join_or_rename_to_another_players_name(server) -> None:

@@ -7,7 +7,7 @@ import gc
 
 import pytest
 
-from codebreakers.server import process
+from codebreakers.server.ops import process
 
 
 def test_collections_run_on_a_clock_with_the_automatic_collector_off(monkeypatch) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from codebreakers.server import messages
 from codebreakers.server.errors import ERROR_CODES
+from codebreakers.server.wire import messages
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 

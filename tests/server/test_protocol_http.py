@@ -11,7 +11,7 @@ from server_harness import new_room
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from codebreakers.server.http_routes import STATUS
+from codebreakers.server.http.routes import STATUS
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 HTTP = DOC.split("## HTTP", 1)[1].split("\n## ", 1)[0]

@@ -8,7 +8,7 @@ import time
 from dataclasses import replace
 from types import SimpleNamespace
 
-from codebreakers.server import readiness
+from codebreakers.server.http import readiness
 
 
 def test_ready_on_sqlite_with_the_local_bus(server) -> None:

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from codebreakers.server import codes, rooms
 from codebreakers.server.errors import ERROR_CODES, Refused
-from codebreakers.server.tokens import new_token, token_hash
+from codebreakers.server.rooms import document, room_codes
+from codebreakers.server.rooms.tokens import new_token, token_hash
 
 SIZES = {"white": (2, 4), "black": (2, 4)}
 
 
 def room_with(*names: str) -> tuple[dict, list[str]]:
-    data = rooms.new_room("decrypto", {"three_player": False}, SIZES, public=False)
+    data = document.new_room("decrypto", {"three_player": False}, SIZES, public=False)
     pids = []
     for i, name in enumerate(names):
-        data, pid = rooms.join(data, name, token_hash(f"t{i}"), f"join-{i}")
+        data, pid = document.join(data, name, token_hash(f"t{i}"), f"join-{i}")
         pids.append(pid)
     return data, pids
 
@@ -32,96 +32,96 @@ def test_joiners_fill_the_emptier_team_and_the_first_is_host() -> None:
     assert data["host"] == a
     assert data["seats"]["white"][:2] == [a, c]
     assert data["seats"]["black"][0] == b
-    assert rooms.player_for_token(data, token_hash("t1")) == b
-    assert rooms.player_for_token(data, token_hash("nope")) is None
+    assert document.player_for_token(data, token_hash("t1")) == b
+    assert document.player_for_token(data, token_hash("nope")) is None
 
 
 def test_operations_do_not_mutate_their_input() -> None:
     data, (a, _b) = room_with("Ann", "Bob")
     before = repr(data)
-    rooms.take_seat(data, a, "black", 3, "x")
-    rooms.set_public(data, a, True, "y")
+    document.take_seat(data, a, "black", 3, "x")
+    document.set_public(data, a, True, "y")
     assert repr(data) == before
 
 
 def test_names_are_checked() -> None:
     data, _ = room_with()
-    refused("bad_name", rooms.join, data, "   ", "h", "1")
-    refused("bad_name", rooms.join, data, "x" * 33, "h", "1")
-    refused("bad_name", rooms.join, data, "a\x00b", "h", "1")
-    assert rooms.join(data, "  Zoë  ", "h", "1")[0]["players"]["p1"]["name"] == "Zoë"
+    refused("bad_name", document.join, data, "   ", "h", "1")
+    refused("bad_name", document.join, data, "x" * 33, "h", "1")
+    refused("bad_name", document.join, data, "a\x00b", "h", "1")
+    assert document.join(data, "  Zoë  ", "h", "1")[0]["players"]["p1"]["name"] == "Zoë"
 
 
 def test_seats_and_host_powers() -> None:
     data, (a, b, c) = room_with("Ann", "Bob", "Cid")
-    refused("seat_taken", rooms.take_seat, data, c, "black", 0, "1")
-    refused("no_such_seat", rooms.take_seat, data, c, "black", 4, "1")
-    refused("no_such_seat", rooms.take_seat, data, c, "green", 0, "1")
-    refused("not_host", rooms.move, data, b, a, "black", 1, "1")
-    moved = rooms.move(data, a, c, "black", 0, "1")  # swap with Bob
+    refused("seat_taken", document.take_seat, data, c, "black", 0, "1")
+    refused("no_such_seat", document.take_seat, data, c, "black", 4, "1")
+    refused("no_such_seat", document.take_seat, data, c, "green", 0, "1")
+    refused("not_host", document.move, data, b, a, "black", 1, "1")
+    moved = document.move(data, a, c, "black", 0, "1")  # swap with Bob
     assert moved["seats"]["black"][0] == c and moved["seats"]["white"][1] == b
-    spectator = rooms.move(data, a, b, None, 0, "2")
-    assert rooms.seat_of(spectator, b) is None
-    refused("not_host", rooms.remove, data, b, c, "1")
-    gone = rooms.remove(data, a, a, "3")  # the host leaves: the next human hosts
+    spectator = document.move(data, a, b, None, 0, "2")
+    assert document.seat_of(spectator, b) is None
+    refused("not_host", document.remove, data, b, c, "1")
+    gone = document.remove(data, a, a, "3")  # the host leaves: the next human hosts
     assert gone["host"] == b and a not in gone["players"]
-    assert rooms.player_for_token(gone, token_hash("t0")) is None
-    with_bot, bot = rooms.add_bot(data, a, "black", 1, "easy", "4")
-    refused("not_a_human", rooms.transfer_host, with_bot, a, bot, "5")
-    assert rooms.transfer_host(data, a, c, "6")["host"] == c
+    assert document.player_for_token(gone, token_hash("t0")) is None
+    with_bot, bot = document.add_bot(data, a, "black", 1, "easy", "4")
+    refused("not_a_human", document.transfer_host, with_bot, a, bot, "5")
+    assert document.transfer_host(data, a, c, "6")["host"] == c
 
 
 def test_bots_options_start_and_rematch() -> None:
     data, (a, b) = room_with("Ann", "Bob")
-    refused("teams_incomplete", rooms.start, data, a, "g1", "s")
-    data, bot = rooms.add_bot(data, a, "white", 1, "hard", "b1")
-    data, _ = rooms.add_bot(data, a, "black", 1, "easy", "b2")
+    refused("teams_incomplete", document.start, data, a, "g1", "s")
+    data, bot = document.add_bot(data, a, "white", 1, "hard", "b1")
+    data, _ = document.add_bot(data, a, "black", 1, "easy", "b2")
     assert data["players"][bot]["kind"] == "bot"
-    refused("not_host", rooms.start, data, b, "g1", "s")
-    refused("game_not_over", rooms.rematch, data, a, "g1", "s")
-    started, teams = rooms.start(data, a, "g1", "s")
+    refused("not_host", document.start, data, b, "g1", "s")
+    refused("game_not_over", document.rematch, data, a, "g1", "s")
+    started, teams = document.start(data, a, "g1", "s")
     assert teams == {"white": [a, bot], "black": [b, "p4"]}
     assert started["status"] == "playing" and started["game_id"] == "g1"
-    refused("game_running", rooms.take_seat, started, a, "white", 3, "1")
-    refused("game_running", rooms.set_options, started, a, {}, SIZES, "1")
-    refused("game_running", rooms.remove, started, a, b, "1")
-    over = rooms.finish(started)
-    again, teams_again = rooms.rematch(over, a, "g2", "r")
+    refused("game_running", document.take_seat, started, a, "white", 3, "1")
+    refused("game_running", document.set_options, started, a, {}, SIZES, "1")
+    refused("game_running", document.remove, started, a, b, "1")
+    over = document.finish(started)
+    again, teams_again = document.rematch(over, a, "g2", "r")
     assert teams_again == teams and again["games_played"] == 2
-    three = rooms.set_options(
+    three = document.set_options(
         data, a, {"three_player": True}, {"white": (2, 2), "black": (1, 1)}, "o"
     )
     assert three["seats"] == {"white": [a, bot], "black": [b]}
-    assert rooms.seat_of(three, "p4") is None
+    assert document.seat_of(three, "p4") is None
 
 
 def test_a_bot_never_takes_a_players_name() -> None:
     data, (a, _) = room_with("Turing", "turing 2")
-    data, bot = rooms.add_bot(data, a, "white", 1, "hard", "b1")
-    data, _ = rooms.add_bot(data, a, "black", 1, "hard", "b2")
+    data, bot = document.add_bot(data, a, "white", 1, "hard", "b1")
+    data, _ = document.add_bot(data, a, "black", 1, "hard", "b2")
     names = [p["name"] for p in data["players"].values()]
-    assert len({rooms.name_key(n) for n in names}) == len(names)
-    assert data["players"][bot]["name"] == rooms.BOT_NAMES[1]
+    assert len({document.name_key(n) for n in names}) == len(names)
+    assert data["players"][bot]["name"] == document.BOT_NAMES[1]
 
 
 def test_remembered_ids_detect_retries() -> None:
     data, (a, _b) = room_with("Ann", "Bob")
-    data = rooms.set_public(data, a, True, "pub-1")
-    assert rooms.seen_id(data, a, "pub-1") and not rooms.seen_id(data, a, "pub-2")
+    data = document.set_public(data, a, True, "pub-1")
+    assert document.seen_id(data, a, "pub-1") and not document.seen_id(data, a, "pub-2")
 
 
 def test_description_lists_no_token_hash() -> None:
     data, (a, _b) = room_with("Ann", "Bob")
-    described = rooms.describe(data, "ABCDEF", {a}, "http://x/r/ABCDEF", 3)
+    described = document.describe(data, "ABCDEF", {a}, "http://x/r/ABCDEF", 3)
     assert "token" not in repr(described) and token_hash("t0") not in repr(described)
     assert [p["connected"] for p in described["players"]] == [True, False]
 
 
 def test_codes_and_tokens() -> None:
-    code = codes.new_code()
+    code = room_codes.new_code()
     assert len(code) == 6 and not set(code) & set("01OI")
-    assert codes.normalise(code.lower()) == code
-    assert codes.normalise(" abc-def ") == "ABCDEF"
-    assert codes.normalise("ABCDE0") is None
+    assert room_codes.normalise(code.lower()) == code
+    assert room_codes.normalise(" abc-def ") == "ABCDEF"
+    assert room_codes.normalise("ABCDE0") is None
     assert len({new_token() for _ in range(100)}) == 100
     assert len(new_token()) >= 32  # 24 bytes = 192 bits

@@ -13,8 +13,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from codebreakers.cli import build_parser
-from codebreakers.server.http_routes import WEB_DIR
-from codebreakers.server.security import CSP, same_origin
+from codebreakers.server.http.routes import WEB_DIR
+from codebreakers.server.http.security import CSP, same_origin
 
 JSON = {"content-type": "application/json"}
 ROOM = json.dumps({"game": "decrypto"})

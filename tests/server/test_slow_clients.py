@@ -1,5 +1,5 @@
 """Slow clients on a real server: raw TCP connections that trickle a WebSocket handshake or a
-frame are closed within the bounds (server/wire.py), connections still sending their request
+frame are closed within the bounds (server/wire/protocols.py), connections still sending their request
 count against their address's cap, and a player meanwhile plays on."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from websockets.sync.client import connect
 
 from codebreakers.campaigns.slow import trickled_frame, trickled_handshake
-from codebreakers.server.wire import FRAME_TIMEOUT_S, HEAD_TIMEOUT_S
+from codebreakers.server.wire.protocols import FRAME_TIMEOUT_S, HEAD_TIMEOUT_S
 
 pytestmark = pytest.mark.anyio
 SLACK_S = 4.0  # a loaded machine's timers fire late

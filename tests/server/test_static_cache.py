@@ -1,5 +1,5 @@
 """The client's files are cached for a year under the build's path, which the page (never
-cached without revalidation) names; the plain path is revalidated (server/static.py)."""
+cached without revalidation) names; the plain path is revalidated (server/http/static.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from codebreakers.server import static
-from codebreakers.server.http_routes import WEB_DIR
+from codebreakers.server.http import static
+from codebreakers.server.http.routes import WEB_DIR
 
 
 def test_the_page_names_the_builds_files_which_are_immutable(server: TestClient) -> None:

@@ -19,9 +19,9 @@ from server_harness import (
 )
 from starlette.testclient import TestClient
 
-from codebreakers.server import retry
 from codebreakers.server.errors import Refused
-from codebreakers.server.hub import RoomHub
+from codebreakers.server.play import retry
+from codebreakers.server.rooms.hub import RoomHub
 from codebreakers.store.base import StoreBusy
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from server_harness import start_game
 
-from codebreakers.server.translation import OffLoopTranslationCheck, server_rules
+from codebreakers.server.play.translation import OffLoopTranslationCheck, server_rules
 
 
 class SlowCheck:

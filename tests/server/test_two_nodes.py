@@ -14,7 +14,7 @@ from codebreakers.bus.redis import RedisBus
 from codebreakers.campaigns.servers import postgres_database
 from codebreakers.games.registry import RULES_BY_NAME
 from codebreakers.server.app import create_app
-from codebreakers.server.config import Ports, ServerConfig
+from codebreakers.server.ops.config import Ports, ServerConfig
 from codebreakers.store import open_store
 
 

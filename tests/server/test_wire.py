@@ -20,9 +20,9 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 from websockets.streams import StreamReader
 
-from codebreakers.server.connection import Connection
-from codebreakers.server.ratelimit import Bucket
-from codebreakers.server.wire import (
+from codebreakers.server.ops.ratelimit import Bucket
+from codebreakers.server.wire.connection import Connection
+from codebreakers.server.wire.protocols import (
     WRITE_TEXT,
     WRITE_TEXTS,
     DirectWriteProtocol,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from codebreakers.server.process import (
+from codebreakers.server.ops.process import (
     BACKLOG,
     NOFILE,
     WS_MAX_BYTES,

@@ -21,7 +21,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from codebreakers.server.process import tune_gc
+from codebreakers.server.ops.process import tune_gc
 
 SIZE_ENV = "CODEBREAKERS_BARE_SIZE"
 # The game's pushes average 3.0 KB in the 10,000-player runs (`push_bytes_avg`: views, which

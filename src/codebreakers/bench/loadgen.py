@@ -27,7 +27,7 @@ import uvloop
 from codebreakers.bench.bare_table import BareTable
 from codebreakers.bench.sockets import Shared
 from codebreakers.bench.stats import Stats
-from codebreakers.server.process import raise_nofile, tune_gc
+from codebreakers.server.ops.process import raise_nofile, tune_gc
 
 SEATS = 6
 ACTION_TIMEOUT_S = 10.0

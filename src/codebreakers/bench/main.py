@@ -21,7 +21,7 @@ import psutil
 
 from codebreakers.bench import collector
 from codebreakers.bench.servers import CpuSample, ServerSet, start_servers, temp_workdir
-from codebreakers.server.process import raise_nofile
+from codebreakers.server.ops.process import raise_nofile
 
 SETTLE_S_PER_PLAYER = 1 / 4_000  # time for the server to finish the last joins before sampling
 SAMPLE_EVERY_S = 0.5

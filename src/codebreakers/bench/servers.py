@@ -20,7 +20,7 @@ import httpx
 import psutil
 
 from codebreakers.bench import bare as bare_endpoint
-from codebreakers.server import ipguard
+from codebreakers.server.ops import ipguard
 
 START_TIMEOUT_S = 60.0
 

@@ -3,7 +3,7 @@
 - chat flood: one player writes lines as fast as it can; counts the lines accepted and refused;
 - action flood: one socket sends frames as fast as it can; the same;
 - per-IP flood: many sockets from one address, each flooding: what the address got through,
-  against the per-address allowance (server/ipguard.py);
+  against the per-address allowance (server/ops/ipguard.py);
 - connection flood: many sockets opened from one address: how many the server kept open and
   how many it refused with `too_many_connections`;
 - slow reader: sockets that stop reading while the room changes quickly; the server's memory
@@ -38,8 +38,8 @@ from codebreakers.campaigns import report
 from codebreakers.campaigns.client import Tab
 from codebreakers.campaigns.servers import Cluster, cluster
 from codebreakers.campaigns.slow import trickled_frame, trickled_handshake
-from codebreakers.server.ipguard import DEFAULT as PER_IP
-from codebreakers.server.wire import FRAME_TIMEOUT_S, HEAD_TIMEOUT_S
+from codebreakers.server.ops.ipguard import DEFAULT as PER_IP
+from codebreakers.server.wire.protocols import FRAME_TIMEOUT_S, HEAD_TIMEOUT_S
 
 JSON = dict[str, Any]
 FLOOD = 200

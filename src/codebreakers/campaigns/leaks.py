@@ -39,7 +39,7 @@ from codebreakers.campaigns.servers import Cluster, cluster
 from codebreakers.games.base import Viewer
 from codebreakers.games.decrypto import RULES
 from codebreakers.games.records import export_record, replay
-from codebreakers.server.messages import View, encode
+from codebreakers.server.wire.messages import View, encode
 from codebreakers.sim.random_decrypto import play, teams_for
 from codebreakers.store import open_store
 

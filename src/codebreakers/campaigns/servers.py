@@ -26,7 +26,7 @@ import httpx
 import psutil
 from sqlalchemy.engine import make_url
 
-from codebreakers.server import ipguard
+from codebreakers.server.ops import ipguard
 
 START_TIMEOUT_S = 240.0  # this generous on a machine shared with heavy work
 

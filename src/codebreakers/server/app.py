@@ -19,13 +19,16 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount, WebSocketRoute
 
-from codebreakers.server import metrics, process, quickplay, shutdown, static, ws
-from codebreakers.server.config import Ports, ServerConfig
+from codebreakers.server.cluster import shutdown
+from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import Refused
-from codebreakers.server.http_routes import WEB_DIR, error_response, routes
-from codebreakers.server.node import Node
-from codebreakers.server.proxies import ForwardedMiddleware
-from codebreakers.server.security import SecurityMiddleware
+from codebreakers.server.http import quickplay, static
+from codebreakers.server.http.routes import WEB_DIR, error_response, routes
+from codebreakers.server.http.security import SecurityMiddleware
+from codebreakers.server.ops import metrics, process
+from codebreakers.server.ops.config import Ports, ServerConfig
+from codebreakers.server.ops.proxies import ForwardedMiddleware
+from codebreakers.server.ws.endpoint import endpoint
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
@@ -68,7 +71,7 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
         routes=[
             *routes(node),
             *quickplay.routes(node),
-            WebSocketRoute("/ws", partial(ws.endpoint, node)),
+            WebSocketRoute("/ws", partial(endpoint, node)),
             # The build's files (named by the page) for a year; the plain path revalidated.
             Mount(
                 f"/static/{static.build_id(WEB_DIR)}", static.CachedFiles(WEB_DIR, static.IMMUTABLE)

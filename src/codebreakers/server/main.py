@@ -18,21 +18,21 @@ import uvicorn
 from codebreakers.bots.registry import GAMES as BOT_GAMES
 from codebreakers.bots.registry import make_bot
 from codebreakers.bus import open_bus
-from codebreakers.server import logging_setup, process
 from codebreakers.server.app import create_app
-from codebreakers.server.config import Ports, ServerConfig
-from codebreakers.server.ipguard import ip_limits
-from codebreakers.server.node import Node
-from codebreakers.server.process import BACKLOG, NOFILE, WS_MAX_BYTES
-from codebreakers.server.proxies import TrustedProxies
-from codebreakers.server.shutdown import drain
-from codebreakers.server.translation import server_rules
-from codebreakers.server.wire import DirectWriteProtocol, guarded_http
+from codebreakers.server.cluster.node import Node
+from codebreakers.server.cluster.shutdown import drain
+from codebreakers.server.ops import logs, process
+from codebreakers.server.ops.config import Ports, ServerConfig
+from codebreakers.server.ops.ipguard import ip_limits
+from codebreakers.server.ops.process import BACKLOG, NOFILE, WS_MAX_BYTES
+from codebreakers.server.ops.proxies import TrustedProxies
+from codebreakers.server.play.translation import server_rules
+from codebreakers.server.wire.protocols import DirectWriteProtocol, guarded_http
 from codebreakers.store import open_store
 
 # Kernel send buffer per socket (Linux doubles it). Autotuning grows it to 4 MiB for a client
 # that stops reading, so a few thousand stalled sockets could pin gigabytes of kernel memory and
-# the outbox limit (server/connection.py) would take megabytes to notice; views are a few KB.
+# the outbox limit (server/wire/connection.py) would take megabytes to notice; views are a few KB.
 SEND_BUFFER_BYTES = 64 * 1024
 
 
@@ -99,13 +99,13 @@ def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
         log_level=args.log_level,
         log_config=None,  # uvicorn's loggers go through ours (logging_setup: JSON or text)
         lifespan="on",
-        proxy_headers=False,  # ours instead (server/proxies.py): uvicorn trusts 127.0.0.1
+        proxy_headers=False,  # ours instead (server/ops/proxies.py): uvicorn trusts 127.0.0.1
     )
     return config, app.state.node
 
 
 def serve(args: argparse.Namespace) -> int:
-    logging_setup.configure(args.log_level)
+    logs.configure(args.log_level)
     process.raise_nofile(NOFILE)
     if args.server == "granian":
         return _serve_granian(args)
@@ -147,7 +147,7 @@ def granian_app() -> Any:
     from codebreakers.cli import build_parser
 
     args = build_parser().parse_args(["serve"])
-    logging_setup.configure(args.log_level)
+    logs.configure(args.log_level)
     process.set_gc_thresholds()
     config, _node = build(args)
     return config.app

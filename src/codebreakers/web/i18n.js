@@ -20,7 +20,7 @@ export function pickLanguage() {
 }
 
 async function fetchCatalog(lang) {
-  // Beside this module, so under the page's build path (server/static.py) like every file.
+  // Beside this module, so under the page's build path (server/http/static.py) like every file.
   const res = await fetch(new URL(`./i18n/${lang}.json`, import.meta.url));
   if (!res.ok) throw new Error(`catalog ${lang}: ${res.status}`);
   return res.json();

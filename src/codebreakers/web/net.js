@@ -31,7 +31,7 @@ const pending = new Map(); // id -> {frame, resolve, quiet}
 
 const tokenKey = (code) => `cb.token.${code}`;
 export const savedToken = (code) => localStorage.getItem(tokenKey(code));
-const MAX_HELD = 32; // the server reads at most this many (server/quickplay.py)
+const MAX_HELD = 32; // the server reads at most this many (server/http/quickplay.py)
 
 /** The seats this browser holds, one per room, so quick join can find the one it would pick. */
 export function heldSeats() {

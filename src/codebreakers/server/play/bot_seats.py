@@ -13,12 +13,12 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from codebreakers.bots.base import Bot
-from codebreakers.server.config import BotFactory
 from codebreakers.server.errors import Refused
-from codebreakers.server.retry import Backoff
+from codebreakers.server.ops.config import BotFactory
+from codebreakers.server.play.retry import Backoff
 
 if TYPE_CHECKING:
-    from codebreakers.server.hub import RoomHub
+    from codebreakers.server.rooms.hub import RoomHub
 
 log = logging.getLogger(__name__)
 

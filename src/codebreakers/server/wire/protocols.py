@@ -16,7 +16,7 @@ The same two protocols bound slow clients, which uvicorn leaves unbounded: a req
 upgrade's handshake, a page's request) must arrive whole within HEAD_TIMEOUT_S of its first byte
 (`GuardedHttpProtocol`), and a WebSocket frame within FRAME_TIMEOUT_S of its first byte, or the
 connection is closed; and a connection still sending its request counts against its address's
-open-socket cap (server/ipguard.py `admit_pending`: at most as many such requests as the cap).
+open-socket cap (server/ops/ipguard.py `admit_pending`: at most as many such requests as the cap).
 Both lean on the libraries' internals (uvicorn's parser callbacks, websockets' reader buffer
 and event list), pinned to one version and run for real by tests/server/test_slow_clients.py
 and tests/server/test_wire.py.
@@ -33,8 +33,8 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import Protocol, State
 
-from codebreakers.server.ipguard import IpGuard
-from codebreakers.server.proxies import TrustedProxies
+from codebreakers.server.ops.ipguard import IpGuard
+from codebreakers.server.ops.proxies import TrustedProxies
 
 WRITE_TEXT = "codebreakers.write_text"
 WRITE_TEXTS = "codebreakers.write_texts"

@@ -1,6 +1,6 @@
 """Which reverse proxies may name the client: `--trusted-proxies`, and the ASGI layer that obeys.
 
-A client's address is what the per-address limits count (server/ipguard.py), and any client can
+A client's address is what the per-address limits count (server/ops/ipguard.py), and any client can
 send `X-Forwarded-For: <anything>`; so a forwarded address is believed only when the socket's
 peer is a proxy the operator listed, and none is listed by default (a local process is not a
 proxy: uvicorn's own default trusts 127.0.0.1, which let one local client pose as many; serve

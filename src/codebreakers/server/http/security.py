@@ -10,7 +10,7 @@ pages: a foreign `Origin` (or `Sec-Fetch-Site: cross-site` without one) is refus
 `bad_origin`, and a body that is not `application/json` with 415 `bad_content_type`, since an
 HTML form or a `text/plain` fetch crosses origins without asking (a JSON one needs the CORS
 preflight the server never grants). Tools that send no `Origin` are served as before.
-`same_origin` is also the WebSocket's check (server/ws.py): scheme, host and port must match.
+`same_origin` is also the WebSocket's check (server/ws/endpoint.py): scheme, host and port must match.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from codebreakers.server.errors import Refused
-from codebreakers.server.http_routes import error_response
+from codebreakers.server.http.routes import error_response
 
 # The page's own policy (index.html's meta tag), plus what only a header can say.
 CSP = (

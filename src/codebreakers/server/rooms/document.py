@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from codebreakers.server.errors import Refused
-from codebreakers.server.tokens import same_hash
+from codebreakers.server.rooms.tokens import same_hash
 
 JSON = dict[str, Any]
 

@@ -14,10 +14,10 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from codebreakers.server.metrics import InstrumentedStore
+from codebreakers.server.ops.metrics import InstrumentedStore
 
 if TYPE_CHECKING:
-    from codebreakers.server.node import Node
+    from codebreakers.server.cluster.node import Node
 
 log = logging.getLogger(__name__)
 READY_TIMEOUT_S = 2.0

@@ -2,7 +2,7 @@
 started) and `POST /api/quick-join` (the public room closest to starting, or a new one).
 
 Nothing here changes a room by itself: the visitor joins, the bots sit and the game starts
-through the room hub's own operations (`join`, `room_op` with `rooms.add_bot`, `begin`), the
+through the room hub's own operations (`join`, `room_op` with `document.add_bot`, `begin`), the
 same path a browser's socket takes, so durability, pushes and bots behave as for any room. The
 hub talks to sockets; an HTTP request has none, so a `_Seat` stands in for one and keeps the
 frames the hub sends it, of which only the `joined` frame (the seat token) is read.
@@ -20,18 +20,18 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from codebreakers.games.base import Rejection
-from codebreakers.server import rooms
-from codebreakers.server.connection import Connection
+from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import Refused
-from codebreakers.server.http_routes import (
+from codebreakers.server.http.routes import (
     _bounded_body,
     base_url,
     client_address,
     error_response,
 )
-from codebreakers.server.hub import RoomHub
-from codebreakers.server.node import Node
-from codebreakers.server.tokens import token_hash
+from codebreakers.server.rooms import document
+from codebreakers.server.rooms.hub import RoomHub
+from codebreakers.server.rooms.tokens import token_hash
+from codebreakers.server.wire.connection import Connection
 
 JSON = dict[str, Any]
 T = TypeVar("T")
@@ -110,9 +110,9 @@ def closest_to_start(rows: list[Any], game: str, name: str) -> Any | None:
     best: tuple[tuple[int, int, float], Any] | None = None
     for row in rows:
         data = row.data
-        if data["game"] != game or data["status"] != "waiting" or not rooms.free_seats(data):
+        if data["game"] != game or data["status"] != "waiting" or not document.free_seats(data):
             continue
-        if not rooms.name_free(data, name):
+        if not document.name_free(data, name):
             continue
         seated = {team: sum(p is not None for p in slots) for team, slots in data["seats"].items()}
         missing = sum(max(0, lo - seated[team]) for team, (lo, _hi) in data["sizes"].items())
@@ -129,7 +129,7 @@ def already_seated(rows: list[Any], held: list[Held]) -> tuple[Any, str, str] | 
     by_code = {row.code: row for row in rows}
     for seat in held:
         row = by_code.get(seat.code.upper())
-        pid = rooms.player_for_token(row.data, token_hash(seat.token)) if row else None
+        pid = document.player_for_token(row.data, token_hash(seat.token)) if row else None
         if pid is not None:
             return row, pid, seat.token
     return None
@@ -145,7 +145,7 @@ async def join_as(hub: RoomHub, name: str) -> tuple[str, str]:
 
 
 async def fill_and_start(hub: RoomHub, host: str) -> None:
-    """As the host: a bot in every slot a team needs to start (rooms.add_bot), then start."""
+    """As the host: a bot in every slot a team needs to start (document.add_bot), then start."""
     seat = _Seat()
     seat.player = seat.room = host
     conn = cast(Connection, seat)
@@ -156,7 +156,7 @@ async def fill_and_start(hub: RoomHub, host: str) -> None:
                 await hub.room_op(
                     conn,
                     op_id,
-                    lambda data, actor, t=team, i=index, o=op_id: rooms.add_bot(
+                    lambda data, actor, t=team, i=index, o=op_id: document.add_bot(
                         data, actor, t, i, BOT_LEVEL, o
                     )[0],
                 )
@@ -169,7 +169,7 @@ def routes(node: Node) -> list[Route]:
     async def play_now(request: Request) -> Response:
         try:
             asked = await read_body(request, PlayNow)
-            rooms.clean_name(asked.name)
+            document.clean_name(asked.name)
             if asked.game not in node.ports.bot_games or node.ports.make_bot is None:
                 raise Refused("bots_unavailable", f"no bots for {asked.game!r} here")
             options = options_for(node, asked.game, asked.lang)
@@ -188,7 +188,7 @@ def routes(node: Node) -> list[Route]:
     async def quick_join(request: Request) -> Response:
         try:
             asked = await read_body(request, QuickJoin)
-            rooms.clean_name(asked.name)
+            document.clean_name(asked.name)
             options = options_for(node, asked.game, asked.lang)
             async with quick_lock:  # the next visitor sees this one seated: no twin rooms
                 rows = await node.ports.store.list_rooms(public=True, waiting=True, limit=50)

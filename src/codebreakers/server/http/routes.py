@@ -16,13 +16,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.websockets import WebSocket
 
-from codebreakers.server import codes, readiness, static
+from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import Refused
-from codebreakers.server.hub import RoomHub
-from codebreakers.server.node import Node
-from codebreakers.server.records import record_for
+from codebreakers.server.http import readiness, static
+from codebreakers.server.http.records import record_for
+from codebreakers.server.rooms import room_codes
+from codebreakers.server.rooms.hub import RoomHub
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 MAX_BODY = 64 * 1024
 STATUS = {
     "room_not_found": 404,
@@ -43,7 +44,7 @@ def error_response(refused: Refused) -> JSONResponse:
 
 
 def client_address(request: Request | WebSocket) -> str:
-    """The peer's address (the forwarded one behind a listed proxy: server/proxies.py)."""
+    """The peer's address (the forwarded one behind a listed proxy: server/ops/proxies.py)."""
     return request.client.host if request.client else "unknown"
 
 
@@ -69,7 +70,7 @@ class RoomCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 def routes(node: Node) -> list[Route]:
     async def index(request: Request) -> Response:
-        page = static.index_page(WEB_DIR)  # naming the build's files (server/static.py)
+        page = static.index_page(WEB_DIR)  # naming the build's files (server/http/static.py)
         return Response(page, media_type="text/html", headers={"Cache-Control": "no-cache"})
 
     async def healthz(request: Request) -> Response:
@@ -106,7 +107,7 @@ def routes(node: Node) -> list[Route]:
         return JSONResponse({"rooms": await node.open_rooms()})
 
     async def _hub(request: Request) -> RoomHub:
-        code = codes.normalise(request.path_params["code"])
+        code = room_codes.normalise(request.path_params["code"])
         hub = await node.hub(code) if code else None
         if hub is None:
             raise Refused("room_not_found", "no room has this code")

@@ -13,18 +13,18 @@ from dataclasses import replace
 from typing import Any
 
 from codebreakers.games.base import Rejection
-from codebreakers.server import codes, rooms
-from codebreakers.server.bots import BotDriver
-from codebreakers.server.catchup import CatchUp
-from codebreakers.server.config import Ports, ServerConfig
+from codebreakers.server.cluster.catchup import CatchUp
+from codebreakers.server.cluster.shutdown import InFlight
 from codebreakers.server.errors import Refused
-from codebreakers.server.hub import RoomHub
-from codebreakers.server.ipguard import IpGuard
-from codebreakers.server.messages import Bye, encode
-from codebreakers.server.metrics import Metrics, instrument
-from codebreakers.server.retry import Backoff
-from codebreakers.server.shutdown import InFlight
-from codebreakers.server.timers import RoomTimer
+from codebreakers.server.ops.config import Ports, ServerConfig
+from codebreakers.server.ops.ipguard import IpGuard
+from codebreakers.server.ops.metrics import Metrics, instrument
+from codebreakers.server.play.bot_seats import BotDriver
+from codebreakers.server.play.retry import Backoff
+from codebreakers.server.play.timers import RoomTimer
+from codebreakers.server.rooms import document, room_codes
+from codebreakers.server.rooms.hub import RoomHub
+from codebreakers.server.wire.messages import Bye, encode
 from codebreakers.store.base import RoomRow
 
 log = logging.getLogger(__name__)
@@ -116,11 +116,11 @@ class Node:
         checked = rules.check_options(options)
         if isinstance(checked, Rejection):
             raise Refused(checked.code, checked.detail)
-        data = rooms.new_room(game, checked, rules.team_sizes(checked), public)
+        data = document.new_room(game, checked, rules.team_sizes(checked), public)
         data["base_url"] = base_url
         now = self.ports.clock()
         while True:
-            row = RoomRow(codes.new_code(), game, data, 1, public, True, now, now)
+            row = RoomRow(room_codes.new_code(), game, data, 1, public, True, now, now)
             if await self.ports.store.create_room(row):
                 break
         hub = await self.hub(row.code)
@@ -130,7 +130,9 @@ class Node:
     async def open_rooms(self) -> list[JSON]:
         rows = await self.ports.store.list_rooms(public=True, waiting=True, limit=OPEN_LIMIT)
         return [
-            rooms.listing(r.data, r.code, r.created_at) for r in rows if rooms.free_seats(r.data)
+            document.listing(r.data, r.code, r.created_at)
+            for r in rows
+            if document.free_seats(r.data)
         ]
 
     # Changes

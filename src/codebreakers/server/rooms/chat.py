@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 
 from codebreakers.server.errors import Refused
-from codebreakers.server.messages import ChatLineOut
+from codebreakers.server.wire.messages import ChatLineOut
 from codebreakers.store.base import ChatLine
 
 MAX_TEXT = 500

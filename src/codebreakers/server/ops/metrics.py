@@ -26,12 +26,12 @@ from collections.abc import Awaitable, Callable
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, cast
 
-from codebreakers.server import process
 from codebreakers.server.errors import BUSY_DETAIL, Refused
+from codebreakers.server.ops import process
 from codebreakers.store.base import AppendResult, Store, StoreBusy
 
 if TYPE_CHECKING:
-    from codebreakers.server.node import Node
+    from codebreakers.server.cluster.node import Node
 
 log = logging.getLogger(__name__)
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"

@@ -19,11 +19,14 @@ import msgspec
 
 from codebreakers.bots.base import BotMove
 from codebreakers.games.base import SYSTEM_SEAT, Rejection
-from codebreakers.server import chat, rooms
-from codebreakers.server.config import Ports, ServerConfig
-from codebreakers.server.connection import Connection
 from codebreakers.server.errors import Refused
-from codebreakers.server.messages import (
+from codebreakers.server.ops.config import Ports, ServerConfig
+from codebreakers.server.ops.ratelimit import Bucket
+from codebreakers.server.play.runner import RETRIES, GameRunner, backoff
+from codebreakers.server.rooms import chat, document
+from codebreakers.server.rooms.tokens import new_token, token_hash
+from codebreakers.server.wire.connection import Connection
+from codebreakers.server.wire.messages import (
     Ack,
     ChatLines,
     Error,
@@ -34,16 +37,13 @@ from codebreakers.server.messages import (
     Welcome,
     encode,
 )
-from codebreakers.server.ratelimit import Bucket
-from codebreakers.server.runner import RETRIES, GameRunner, backoff
-from codebreakers.server.tokens import new_token, token_hash
 from codebreakers.store.base import ChatLine, RoomRow
 
 log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
 RoomOp = Callable[[JSON, str], JSON]
-# rooms.start, rooms.rematch or rooms.agreed_rematch: (data, actor, game id, action id)
+# document.start, document.rematch or document.agreed_rematch: (data, actor, game id, action id)
 Begin = Callable[[JSON, str, str, str], tuple[JSON, dict[str, list[str]]]]
 CHAT_BACKLOG = 500
 # Timeouts applied before a late action, at most: one applies every deadline passed at once, the
@@ -149,7 +149,7 @@ class RoomHub:
         async with self.lock:
             pid = None
             if hello.token is not None:
-                pid = rooms.player_for_token(self.data, token_hash(hello.token))
+                pid = document.player_for_token(self.data, token_hash(hello.token))
                 if pid is None:
                     conn.push(encode(Error(None, "bad_token", "no player holds this token")))
             conn.room, conn.player = self.code, pid
@@ -213,7 +213,7 @@ class RoomHub:
                 raise Refused("already_joined", "this socket already has a player")
             token = new_token()
             pid = await self._change(
-                lambda data: rooms.join(data, name, token_hash(token), action_id, watch)
+                lambda data: document.join(data, name, token_hash(token), action_id, watch)
             )
             self.conns.get(None, set()).discard(conn)
             if not self.conns.get(None):
@@ -231,7 +231,7 @@ class RoomHub:
         """Apply a pure room operation `op(data, actor)` by this socket's player."""
         async with self.lock:
             actor = self._actor(conn)
-            if not rooms.seen_id(self.data, actor, action_id):
+            if not document.seen_id(self.data, actor, action_id):
                 removed = set(self.data["players"])
                 await self._change(lambda data: (op(data, actor), None))
                 removed -= set(self.data["players"])
@@ -246,16 +246,18 @@ class RoomHub:
         room points at it."""
         async with self.lock:
             actor = self._actor(conn)
-            if not rooms.seen_id(self.data, actor, action_id):
-                await self._start_game(actor, action_id, rooms.rematch if rematch else rooms.start)
+            if not document.seen_id(self.data, actor, action_id):
+                await self._start_game(
+                    actor, action_id, document.rematch if rematch else document.start
+                )
             conn.push(encode(Ack(action_id)))
 
     async def play_again(self, conn: Connection, action_id: str) -> None:
         """A seated player is ready for another game; it starts once every seated human is."""
         async with self.lock:
             actor = self._actor(conn)
-            if not rooms.seen_id(self.data, actor, action_id):
-                await self._change(lambda data: (rooms.play_again(data, actor, action_id), None))
+            if not document.seen_id(self.data, actor, action_id):
+                await self._change(lambda data: (document.play_again(data, actor, action_id), None))
                 if not await self._rematch_if_due(actor, action_id):
                     self._push_room()
             conn.push(encode(Ack(action_id)))
@@ -263,9 +265,9 @@ class RoomHub:
     async def _rematch_if_due(self, actor: str, action_id: str) -> bool:
         """The agreed rematch, when this change (a player ready, one who left the seats, a bot
         seated) made every seated human ready; whether it started."""
-        if actor not in self.data["players"] or not rooms.rematch_due(self.data):
+        if actor not in self.data["players"] or not document.rematch_due(self.data):
             return False
-        await self._start_game(actor, action_id, rooms.agreed_rematch)
+        await self._start_game(actor, action_id, document.agreed_rematch)
         return True
 
     async def _start_game(self, actor: str, action_id: str, begin: Begin) -> None:
@@ -471,7 +473,7 @@ class RoomHub:
         assert runner is not None
         outcome = self.rules.outcome(runner.state) or {}
         await self.ports.store.finish_game(runner.game_id, outcome)
-        await self._change(lambda data: (rooms.finish(data), None))
+        await self._change(lambda data: (document.finish(data), None))
 
     # Chat
 
@@ -481,7 +483,7 @@ class RoomHub:
             seen = self._chat_ids.setdefault(actor, OrderedDict())
             if action_id not in seen and not await self._said(actor, action_id):
                 text = chat.clean_text(text)
-                chat.store_channel(channel, rooms.team_of(self.data, actor))
+                chat.store_channel(channel, document.team_of(self.data, actor))
                 runner = self.runner
                 if (
                     runner
@@ -515,7 +517,7 @@ class RoomHub:
     ) -> None:
         """Store and push a line; a retry the store already has (after a restart) is not pushed
         again, since every reader got it then or gets it from the backlog."""
-        stored = chat.store_channel(channel, rooms.team_of(self.data, pid))
+        stored = chat.store_channel(channel, document.team_of(self.data, pid))
         line = await self.ports.store.append_chat(
             self.code,
             self.data["game_id"],
@@ -565,13 +567,13 @@ class RoomHub:
 
     def _reader(self, pid: str | None) -> tuple[str | None, bool]:
         """(team, open spectator) of whoever reads chat as `pid`."""
-        team = rooms.team_of(self.data, pid) if pid else None
+        team = document.team_of(self.data, pid) if pid else None
         return team, bool(self.data["options"].get("open_spectators")) and team is None
 
     def _description_raw(self, host: bool = False) -> msgspec.Raw:
         """The description everyone gets, or with `host` the host's own (its custom words)."""
         base = self.config.public_url or self.data.get("base_url", "")
-        desc = rooms.describe(
+        desc = document.describe(
             self.data,
             self.code,
             {p for p, group in self.conns.items() if p and group},

@@ -2,7 +2,7 @@
 
 Pushes are never awaited by whoever changes a room: the change's author holds the room's lock
 and must not wait on a slow client. A frame is sent on the spot when the socket can take it (the
-usual case): written straight to the transport where the server offers that (`server/wire.py`),
+usual case): written straight to the transport where the server offers that (`server/wire/protocols.py`),
 else through a send that completes without suspending. So a push costs no task switch and
 leaves no waiting future behind for the garbage collector to walk. Only when a send must wait
 (the client reads slowly and the kernel's buffer is full) does a task take over: it finishes
@@ -25,8 +25,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from codebreakers.server.ratelimit import Bucket
-from codebreakers.server.wire import WRITE_TEXT, WRITE_TEXTS
+from codebreakers.server.ops.ratelimit import Bucket
+from codebreakers.server.wire.protocols import WRITE_TEXT, WRITE_TEXTS
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from typing import Any
 from codebreakers.bots.base import Bot
 from codebreakers.bus.base import Bus
 from codebreakers.games.base import GameRules
-from codebreakers.server.ipguard import DEFAULT, IpLimits
-from codebreakers.server.proxies import NONE, TrustedProxies
+from codebreakers.server.ops.ipguard import DEFAULT, IpLimits
+from codebreakers.server.ops.proxies import NONE, TrustedProxies
 from codebreakers.store.base import Store
 
 # make_bot(game, *, level, lang, seed, seat) -> Bot, from codebreakers.bots.registry
@@ -36,11 +36,11 @@ class ServerConfig:
     frames_per_s: float = 10.0  # ... and then per second
     player_frame_burst: float = 60.0  # frames all of one player's sockets may send at once ...
     player_frames_per_s: float = 20.0  # ... and then per second
-    per_ip: IpLimits = DEFAULT  # per client address (server/ipguard.py); ipguard.OFF for none
-    trusted_proxies: TrustedProxies = NONE  # whose X-Forwarded-For is believed (server/proxies.py)
-    metrics_port: int = 0  # GET /metrics on a listener of its own (server/metrics.py); 0: none
+    per_ip: IpLimits = DEFAULT  # per client address (server/ops/ipguard.py); ipguard.OFF for none
+    trusted_proxies: TrustedProxies = NONE  # whose X-Forwarded-For is believed (server/ops/proxies.py)
+    metrics_port: int = 0  # GET /metrics on a listener of its own (server/ops/metrics.py); 0: none
     metrics_host: str = "127.0.0.1"
-    # serve: freeze the start-up objects, then collect on a clock (server/process.py)
+    # serve: freeze the start-up objects, then collect on a clock (server/ops/process.py)
     tune_gc: bool = False
 
 

@@ -25,8 +25,8 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from codebreakers.server.hub import RoomHub
-    from codebreakers.server.node import Node
+    from codebreakers.server.cluster.node import Node
+    from codebreakers.server.rooms.hub import RoomHub
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import uvicorn
 
-    from codebreakers.server.node import Node
+    from codebreakers.server.cluster.node import Node
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 The per-socket frame bucket and the per-player chat bucket stop one tab; these stop one machine
 that opens many tabs (or scripts). Each limit is off when set to 0, which the load benchmark
 needs: its ten thousand players all come from 127.0.0.1. Behind a reverse proxy the address is
-the one the proxy forwards (`--trusted-proxies`, server/proxies.py), or every player would
+the one the proxy forwards (`--trusted-proxies`, server/ops/proxies.py), or every player would
 share the proxy's; no proxy is trusted unless named, so a client's own `X-Forwarded-For` counts
 for nothing.
 
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from codebreakers.server.errors import Refused
-from codebreakers.server.ratelimit import Bucket
+from codebreakers.server.ops.ratelimit import Bucket
 
 SWEEP_EVERY = 1024  # new addresses between sweeps of idle ones
 
@@ -71,7 +71,7 @@ class _Address:
     frames: Bucket | None
     rooms: Bucket | None
     sockets: int = 0
-    pending: int = 0  # connections still sending their request (server/wire.py)
+    pending: int = 0  # connections still sending their request (server/wire/protocols.py)
     last_seen: float = 0.0
 
 

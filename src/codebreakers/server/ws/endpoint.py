@@ -16,13 +16,16 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from codebreakers.server import codes, rooms
-from codebreakers.server.config import BOT_LEVELS
-from codebreakers.server.connection import Connection
+from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import Refused
-from codebreakers.server.http_routes import client_address
-from codebreakers.server.hub import RoomHub
-from codebreakers.server.messages import (
+from codebreakers.server.http.routes import client_address
+from codebreakers.server.http.security import same_origin
+from codebreakers.server.ops.config import BOT_LEVELS
+from codebreakers.server.ops.ratelimit import Bucket
+from codebreakers.server.rooms import document, room_codes
+from codebreakers.server.rooms.hub import RoomHub
+from codebreakers.server.wire.connection import Connection
+from codebreakers.server.wire.messages import (
     MAX_FRAME_BYTES,
     Act,
     AddBot,
@@ -49,9 +52,6 @@ from codebreakers.server.messages import (
     error_id,
     parse_client,
 )
-from codebreakers.server.node import Node
-from codebreakers.server.ratelimit import Bucket
-from codebreakers.server.security import same_origin
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ JSON = dict[str, Any]
 
 def origin_allowed(ws: WebSocket, public_url: str | None) -> bool:
     """No Origin (a tool, not a browser) or the site's own: the public URL's scheme, host and
-    port, or the socket's own scheme and the Host it asked for (server/security.py)."""
+    port, or the socket's own scheme and the Host it asked for (server/http/security.py)."""
     origin = ws.headers.get("origin")
     return origin is None or same_origin(origin, public_url, ws.url.scheme, ws.headers.get("host"))
 
@@ -148,7 +148,7 @@ async def _handle(
 
 
 async def _hello(node: Node, conn: Connection, msg: Hello) -> RoomHub:
-    code = codes.normalise(msg.room)
+    code = room_codes.normalise(msg.room)
     hub = await node.hub(code) if code else None
     if hub is None:
         raise Refused("room_not_found", "no room has this code")
@@ -204,14 +204,14 @@ def _add_bot(node: Node, msg: AddBot, data: JSON, actor: str) -> JSON:
         raise Refused("bots_unavailable", f"this server has no bots for {data['game']}")
     if msg.level not in BOT_LEVELS:
         raise Refused("bad_level", f"levels are {', '.join(BOT_LEVELS)}")
-    return rooms.add_bot(data, actor, msg.team, msg.index, msg.level, msg.id)[0]
+    return document.add_bot(data, actor, msg.team, msg.index, msg.level, msg.id)[0]
 
 
 def _set_options(hub: RoomHub, msg: SetOptions, data: JSON, actor: str) -> JSON:
     checked = hub.rules.check_options(msg.options)
     if not isinstance(checked, dict):
         raise Refused(checked.code, checked.detail)
-    return rooms.set_options(data, actor, checked, hub.rules.team_sizes(checked), msg.id)
+    return document.set_options(data, actor, checked, hub.rules.team_sizes(checked), msg.id)
 
 
 async def _add_bot_op(node: Node, hub: RoomHub, conn: Connection, msg: AddBot) -> None:
@@ -232,11 +232,11 @@ _HANDLERS: dict[type, Handler] = {
     PlayAgain: _play_again,
     AddBot: _add_bot_op,
     SetOptions: _set_options_op,
-    Rename: _room_op(lambda m, d, a: rooms.rename(d, a, m.name, m.id)),
-    TakeSeat: _room_op(lambda m, d, a: rooms.take_seat(d, a, m.team, m.index, m.id)),
-    LeaveSeat: _room_op(lambda m, d, a: rooms.leave_seat(d, a, m.id)),
-    Move: _room_op(lambda m, d, a: rooms.move(d, a, m.player, m.team, m.index, m.id)),
-    Remove: _room_op(lambda m, d, a: rooms.remove(d, a, m.player, m.id)),
-    SetPublic: _room_op(lambda m, d, a: rooms.set_public(d, a, m.public, m.id)),
-    TransferHost: _room_op(lambda m, d, a: rooms.transfer_host(d, a, m.player, m.id)),
+    Rename: _room_op(lambda m, d, a: document.rename(d, a, m.name, m.id)),
+    TakeSeat: _room_op(lambda m, d, a: document.take_seat(d, a, m.team, m.index, m.id)),
+    LeaveSeat: _room_op(lambda m, d, a: document.leave_seat(d, a, m.id)),
+    Move: _room_op(lambda m, d, a: document.move(d, a, m.player, m.team, m.index, m.id)),
+    Remove: _room_op(lambda m, d, a: document.remove(d, a, m.player, m.id)),
+    SetPublic: _room_op(lambda m, d, a: document.set_public(d, a, m.public, m.id)),
+    TransferHost: _room_op(lambda m, d, a: document.transfer_host(d, a, m.player, m.id)),
 }

@@ -1,0 +1,1 @@
+"""HTTP: the routes, static files, security headers, game records, quick play, readiness."""
