@@ -22,7 +22,8 @@ def anyio_backend() -> str:
 
 class FakeSocket:
     """What uvicorn's send does: wait until the transport is writable, then write. With
-    `direct`, it also offers the writer `server/wire/protocols.py` adds, which refuses instead of waiting."""
+    `direct`, it also offers the writer `server/wire/protocols.py` adds, which refuses instead of
+    waiting."""
 
     def __init__(self, direct: bool) -> None:
         self.writable = asyncio.Event()

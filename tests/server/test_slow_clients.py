@@ -1,6 +1,6 @@
 """Slow clients on a real server: raw TCP connections that trickle a WebSocket handshake or a
-frame are closed within the bounds (server/wire/protocols.py), connections still sending their request
-count against their address's cap, and a player meanwhile plays on."""
+frame are closed within the bounds (server/wire/protocols.py), connections still sending their
+request count against their address's cap, and a player meanwhile plays on."""
 
 from __future__ import annotations
 

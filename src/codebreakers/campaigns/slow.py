@@ -1,6 +1,6 @@
 """Slow clients over raw TCP: a WebSocket handshake or a frame sent a few bytes at a time, which
-the server must cut off within its bounds (server/wire.py). Used by the abuse campaign and by
-tests/server/test_slow_clients.py."""
+the server must cut off within its bounds (server/wire/protocols.py). Used by the abuse campaign
+and by tests/server/test_slow_clients.py."""
 
 from __future__ import annotations
 

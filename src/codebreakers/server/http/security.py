@@ -10,7 +10,8 @@ pages: a foreign `Origin` (or `Sec-Fetch-Site: cross-site` without one) is refus
 `bad_origin`, and a body that is not `application/json` with 415 `bad_content_type`, since an
 HTML form or a `text/plain` fetch crosses origins without asking (a JSON one needs the CORS
 preflight the server never grants). Tools that send no `Origin` are served as before.
-`same_origin` is also the WebSocket's check (server/ws/endpoint.py): scheme, host and port must match.
+`same_origin` is also the WebSocket's check (server/ws/endpoint.py): scheme, host and port must
+match.
 """
 
 from __future__ import annotations

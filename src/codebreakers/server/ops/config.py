@@ -37,7 +37,8 @@ class ServerConfig:
     player_frame_burst: float = 60.0  # frames all of one player's sockets may send at once ...
     player_frames_per_s: float = 20.0  # ... and then per second
     per_ip: IpLimits = DEFAULT  # per client address (server/ops/ipguard.py); ipguard.OFF for none
-    trusted_proxies: TrustedProxies = NONE  # whose X-Forwarded-For is believed (server/ops/proxies.py)
+    # whose X-Forwarded-For is believed (server/ops/proxies.py)
+    trusted_proxies: TrustedProxies = NONE
     metrics_port: int = 0  # GET /metrics on a listener of its own (server/ops/metrics.py); 0: none
     metrics_host: str = "127.0.0.1"
     # serve: freeze the start-up objects, then collect on a clock (server/ops/process.py)
