@@ -3,13 +3,18 @@
 A game is `setup + ordered actions`: `new_game(setup)` builds the first state and
 `apply(state, seat, action, now)` folds one action in. Both are pure: randomness comes from
 `setup["seed"]`, time from the `now` argument (seconds since the epoch, from the server's clock).
+Actions are typed documents (`Action`, a msgspec Struct per kind, one tagged union per game):
+untrusted JSON becomes one at the edge (`parse_action`), a stored one again with `load_action`,
+and `Action.to_json()` is the JSON a game log stores.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, KeysView, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+import msgspec
 
 JSON = dict[str, Any]
 S = TypeVar("S")
@@ -17,34 +22,53 @@ S = TypeVar("S")
 # The seat id the server uses for actions that no player sends (timeouts).
 SYSTEM_SEAT = "system"
 
+_to_json = msgspec.json.Encoder().encode
+_from_json = msgspec.json.Decoder().decode
+
+
+class Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    """A well-formed game action; each game's kinds subclass it with `tag="kind"`.
+
+    The JSON form (`to_json`, and msgspec's encoding) is `{"type": kind, **fields}`, the shape
+    stored game logs and golden records hold.
+    """
+
+    # For the decoder (games/actions.py): field name -> (rejection code, detail) when the
+    # field is missing or mistyped, and the exact field sets a kind with optional fields takes.
+    field_errors: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    shapes: ClassVar[tuple[frozenset[str], ...] | None] = None
+
+    def to_json(self) -> JSON:
+        """The action as stored: plain JSON values (lists, not tuples)."""
+        result: JSON = _from_json(_to_json(self))
+        return result
+
+    # Legacy: a read-only mapping view of `to_json()`, so that code written for actions as dicts
+    # (server/play/runner.py stores `dict(action)`) keeps working until it calls `to_json()`.
+    def keys(self) -> KeysView[str]:
+        return self.to_json().keys()
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_json()[key]
+
 
 @dataclass(frozen=True, slots=True)
 class Rejection:
-    """Expected illegal play: a stable, documented code the client translates, plus a detail."""
+    """Expected illegal play: a stable, documented code the client translates, plus a detail.
+
+    `code` is a member of the game's `RejectionCode` (a StrEnum: equal to, and serialised as,
+    its string value)."""
 
     code: str
     detail: str = ""
 
 
-def declared_codes(namespace: Mapping[str, object]) -> frozenset[str]:
-    """The stable codes a rejections module declares as UPPER_CASE string constants."""
-    return frozenset(
-        value for name, value in namespace.items() if name.isupper() and isinstance(value, str)
-    )
-
-
-def checked_rejection(codes: frozenset[str], code: str, detail: str = "") -> Rejection:
-    """A rejection whose code is one of `codes` (a typo there is a bug, not a rejection)."""
-    assert code in codes, code
-    return Rejection(code, detail)
-
-
 @dataclass(frozen=True, slots=True)
 class Applied(Generic[S]):
-    """The state after one action and what happened, for notifications and bot chatter."""
+    """The state after one action: the only thing the server keeps of an applied action (the
+    action itself goes to the log, and what changed reaches clients as views)."""
 
     state: S
-    events: tuple[JSON, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +96,23 @@ class GameRules(Protocol[S]):
         """First state from `{"options", "teams": {team: [seat ids]}, "seed", "now"}`."""
         ...
 
-    def parse_action(self, raw: Any) -> JSON | Rejection:
-        """Untrusted JSON -> a well-formed action dict (types, size bounds), or a rejection."""
+    def parse_action(self, raw: Any) -> Action | Rejection:
+        """Untrusted JSON -> one of this game's actions, its text normalised and its sizes
+        bounded, or a rejection with a stable code (malformed input is not illegal play)."""
+        ...
+
+    def load_action(self, stored: Mapping[str, Any]) -> Action:
+        """A stored action (`Action.to_json()` of one checked when it was first applied) back
+        as a typed action, without the edge's checks again; a row that isn't one is a bug."""
         ...
 
     def apply(
-        self, state: S, seat: str, action: Mapping[str, Any], now: float
+        self, state: S, seat: str, action: Action | Mapping[str, Any], now: float
     ) -> Applied[S] | Rejection:
-        """Apply one parsed action by `seat` (or SYSTEM_SEAT for a timeout) at time `now`."""
+        """Apply one action by `seat` (or SYSTEM_SEAT for a timeout) at time `now`.
+
+        Legacy: a mapping is taken for a stored action and goes through `load_action` first,
+        for the server's callers that still pass dicts (stored rows, `{"type": "timeout"}`)."""
         ...
 
     def view(self, state: S, viewer: Viewer) -> JSON:

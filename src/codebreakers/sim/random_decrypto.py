@@ -157,7 +157,6 @@ class RandomTable:
 class Played:
     state: GameState
     actions: list[JSON]
-    events: int
 
 
 def play(
@@ -174,7 +173,6 @@ def play(
     table = RandomTable(rng, skill, state.table.keywords[0] + state.table.keywords[1])
     now = float(setup["now"])
     actions: list[JSON] = []
-    events = 0
     while not RULES.is_over(state):
         if len(actions) >= max_actions:
             raise RuntimeError("the game did not end")
@@ -187,8 +185,7 @@ def play(
             raise AssertionError(f"random legal move refused: {seat} {raw} {applied}")
         assert isinstance(applied, Applied)
         state = applied.state
-        events += len(applied.events)
-        actions.append({"seat": seat, "action": action, "at": now})
+        actions.append({"seat": seat, "action": action.to_json(), "at": now})
         if after_each is not None:
             after_each(state)
-    return Played(state, actions, events)
+    return Played(state, actions)

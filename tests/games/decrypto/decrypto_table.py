@@ -41,7 +41,6 @@ class Table:
         self.state = state
         self.now = 1000.0
         self.actions: list[dict[str, Any]] = []
-        self.events: list[dict[str, Any]] = []
         self.clue_count = 0
 
     # -- raw actions -------------------------------------------------------------------------
@@ -55,8 +54,7 @@ class Table:
         assert self.state == before, "apply mutated the state it was given"
         if isinstance(result, Applied):
             self.state = result.state
-            self.events += result.events
-            self.actions.append({"seat": seat, "action": action, "at": self.now})
+            self.actions.append({"seat": seat, "action": action.to_json(), "at": self.now})
         return result
 
     def do(self, seat: str, raw: dict[str, Any], at: float | None = None) -> Applied[GameState]:

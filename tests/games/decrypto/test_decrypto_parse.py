@@ -8,6 +8,7 @@ import pytest
 
 from codebreakers.games.base import Rejection
 from codebreakers.games.decrypto import REJECTION_CODES, RULES
+from codebreakers.games.decrypto.actions import Lock
 from codebreakers.games.decrypto.clues import WARNING_CODES
 
 
@@ -46,17 +47,52 @@ def test_malformed(raw: Any, code: str) -> None:
     assert code in REJECTION_CODES
 
 
+def stored(raw: Any) -> Any:
+    """The parsed action as a game log stores it (its JSON)."""
+    action = RULES.parse_action(raw)
+    assert not isinstance(action, Rejection), action
+    return action.to_json()
+
+
 def test_well_formed_actions_are_normalised() -> None:
-    assert RULES.parse_action({"type": "transmit", "clues": [" a\u200b b ", "É", "c\n"]}) == {
+    assert stored({"type": "transmit", "clues": [" a\u200b b ", "É", "c\n"]}) == {
         "type": "transmit",
         "clues": ["a b", "É", "c"],
     }
-    assert RULES.parse_action({"type": "lock", "target": "enemy", "code": [4, 1, 2]}) == {
+    assert stored({"type": "lock", "target": "enemy", "code": [4, 1, 2]}) == {
         "type": "lock",
         "target": "enemy",
         "code": [4, 1, 2],
     }
-    assert RULES.parse_action({"type": "review_done"}) == {"type": "review_done"}
+    assert stored({"type": "review_done"}) == {"type": "review_done"}
+    assert RULES.parse_action({"type": "lock", "target": "own", "code": [4, 1, 2]}) == Lock(
+        "own", (4, 1, 2)
+    )
+
+
+def test_stored_actions_load_as_they_were_parsed() -> None:
+    for raw in (
+        {"type": "draft", "clues": ["a", "", "ç"]},
+        {"type": "propose", "target": "own", "code": [1, 2, 3]},
+        {"type": "note", "number": 4, "text": "x"},
+        {"type": "guess_keywords", "words": ["a", "b", "c", "d"]},
+        {"type": "accept_guess", "number": 2, "accept": False},
+        {"type": "timeout"},
+    ):
+        action = RULES.parse_action(raw)
+        assert RULES.load_action(stored(raw)) == action
+        assert RULES.load_action(dict(action)) == action  # type: ignore[arg-type]
+
+
+def test_the_code_follows_the_fields_order_not_the_inputs() -> None:
+    bad_both = {"type": "propose", "code": [1, 1, 1], "target": "them"}
+    assert RULES.parse_action(bad_both) == Rejection("invalid_target", "own or enemy")
+    bad_both = {"type": "note", "text": 3, "number": 9}
+    result = RULES.parse_action(bad_both)
+    assert isinstance(result, Rejection) and result.code == "invalid_number"
+    unexpected = {"type": "transmit", "clues": 5, "extra": 1}
+    result = RULES.parse_action(unexpected)
+    assert isinstance(result, Rejection) and result.code == "malformed_action"
 
 
 def test_rejection_codes_are_snake_case_and_documented() -> None:

@@ -100,11 +100,10 @@ def test_reveal_only_when_decode_and_interception_are_locked() -> None:
     assert white is not None and white.revealed
     assert table.tokens("white") == (0, 1)
     assert table.tokens("black") == (1, 0)
-    events = [e for e in table.events if e["type"] == "revealed" and e["round"] == 2]
-    assert events == [
-        {"type": "revealed", "round": 2, "team": "white", "code": list(white.code),
-         "decoded": False, "intercepted": True},
-    ]  # fmt: skip
+    # White's transmission of round 2 is revealed: its code, not decoded, intercepted.
+    shown = table.view("b1")["rounds"][1]["transmissions"]["white"]
+    assert shown["code"] == list(white.code)
+    assert (white.decoded, white.intercepted) == (False, True)
     assert table.state.current.number == 2  # Black's transmission is not revealed yet
     table.intercept("white", right=False)
     assert table.state.current.number == 3

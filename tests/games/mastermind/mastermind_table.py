@@ -28,7 +28,6 @@ class Match:
         assert not isinstance(state, Rejection), state
         self.state: GameState = state
         self.log: list[dict[str, Any]] = []
-        self.events: list[dict[str, Any]] = []
 
     def do(self, seat: str, action: dict[str, Any]) -> None:
         parsed = RULES.parse_action(action)
@@ -36,7 +35,6 @@ class Match:
         applied = RULES.apply(self.state, seat, parsed, 1_700_000_100.0)
         assert isinstance(applied, Applied), applied
         self.state = applied.state
-        self.events.extend(applied.events)
         self.log.append({"seat": seat, "action": action, "at": 1_700_000_100.0})
 
     def refused(self, seat: str, action: Any) -> str:

@@ -9,6 +9,7 @@ from mastermind_table import SEED, Match
 
 from codebreakers.games.base import Rejection
 from codebreakers.games.mastermind import REJECTION_CODES, RULES
+from codebreakers.games.mastermind.scoring import Keys
 
 
 def test_defaults_are_super_mastermind() -> None:
@@ -114,8 +115,10 @@ def test_a_found_code_scores_the_rows_left_and_roles_swap(match: Match) -> None:
     match.guess([1, 2, 3, 4, 5])
     assert match.state.points == (12 - 4, 0) and match.state.rounds_won == (1, 0)
     assert match.state.phase == "set_code" and match.seat("breaker") == "bob"
-    assert match.events[-2] == {"type": "guess", "round": 1, "row": 4, "black": 5, "white": 0}
-    assert match.events[-1] == {"type": "round_over", "round": 1, "result": "found", "points": 8}
+    found = match.state.finished[-1]
+    assert (found.attempt.round, len(found.attempt.rows)) == (1, 4)
+    assert found.attempt.rows[-1].keys == Keys(5, 0)
+    assert (found.result, found.points) == ("found", 8)
     view = match.view("bob")
     assert view["history"][0]["result"] == "found" and view["history"][0]["points"] == 8
     assert view["current"]["round"] == 2 and view["you"]["role"] == "breaker"
@@ -219,7 +222,7 @@ def test_wrong_marking_costs_the_maker_three_points_and_the_round_is_replayed() 
     assert state.current is not None
     assert (state.current.round, state.current.replay, state.current.breaker) == (1, 1, 0)
     assert state.phase == "set_code" and state.current.rows == ()
-    assert match.events[-1] == {"type": "mismarked", "round": 1, "rows": [1]}
+    assert (state.finished[-1].attempt.round, state.finished[-1].result) == (1, "mismarked")
     history = match.view("ann")["history"][0]
     assert history["wrong_rows"] == [1] and history["rows"][0]["true_black"] == 1
     match.set_code([6 - 1, 0, 0, 1])

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from enum import StrEnum, unique
 from functools import cache, lru_cache
 
 from codebreakers.games.base import Rejection
-from codebreakers.games.decrypto import rejections as R
+from codebreakers.games.decrypto.rejections import RejectionCode, reject
 from codebreakers.games.decrypto.words import POOL_LANGUAGES, load_pool
 from codebreakers.games.decrypto.words.folding import fold, match_key, spelling
 
@@ -129,21 +130,23 @@ SOUND_WORDS = frozenset(
     )
 )
 
-# Warnings that never block a transmission (the blocking checks reuse the rejection codes).
-DIGIT = "digit"
-SINGLE_LETTER = "single_letter"
-NUMBER_WORD = "number_word"
-SPELLING_HINT = "spelling_hint"
-SOUND_HINT = "sound_hint"
-KEYWORD_INSIDE = "keyword_inside"
-NEAR_FORM = "near_form"
-TRANSLATION = "translation"
-WARNING_CODES = frozenset(
-    (
-        *(DIGIT, SINGLE_LETTER, NUMBER_WORD, SPELLING_HINT, SOUND_HINT),
-        *(KEYWORD_INSIDE, NEAR_FORM, TRANSLATION),
-    )
-)
+
+@unique
+class ClueWarning(StrEnum):
+    """Warnings that never block a transmission (the blocking checks reuse the rejection codes).
+    Stable values: the view carries them and the client translates them."""
+
+    DIGIT = "digit"
+    SINGLE_LETTER = "single_letter"
+    NUMBER_WORD = "number_word"
+    SPELLING_HINT = "spelling_hint"
+    SOUND_HINT = "sound_hint"
+    KEYWORD_INSIDE = "keyword_inside"
+    NEAR_FORM = "near_form"
+    TRANSLATION = "translation"
+
+
+WARNING_CODES: frozenset[str] = frozenset(ClueWarning)
 WordTest = Callable[[str, str], bool]
 
 
@@ -321,10 +324,10 @@ def check_clues(
             continue
         key = clue_key(clue)
         if key in seen:
-            return R.reject(R.CLUE_REUSED, f"clue {index}")
+            return reject(RejectionCode.CLUE_REUSED, f"clue {index}")
         seen.add(key)
         if contains_own_keyword(clue, keywords):
-            return R.reject(R.CLUE_IS_KEYWORD, f"clue {index}")
+            return reject(RejectionCode.CLUE_IS_KEYWORD, f"clue {index}")
     return None
 
 
@@ -355,24 +358,24 @@ def clue_warnings(
         return []
     found: list[str] = []
     if clue_key(clue) in used:
-        found.append(R.CLUE_REUSED)
+        found.append(RejectionCode.CLUE_REUSED)
     if contains_own_keyword(clue, keywords):
-        found.append(R.CLUE_IS_KEYWORD)
+        found.append(RejectionCode.CLUE_IS_KEYWORD)
     elif any(near_keyword(clue, k) for k in keywords):
-        found.append(NEAR_FORM)
+        found.append(ClueWarning.NEAR_FORM)
     elif any(len(fold_text(k)) >= 3 and fold_text(k) in fold_text(clue) for k in keywords):
-        found.append(KEYWORD_INSIDE)
+        found.append(ClueWarning.KEYWORD_INSIDE)
     tokens = _folded_words(clue)
     if any(char.isdigit() for char in clue):
-        found.append(DIGIT)
+        found.append(ClueWarning.DIGIT)
     if _has_single_letter(clue):
-        found.append(SINGLE_LETTER)
+        found.append(ClueWarning.SINGLE_LETTER)
     if any(token in _number_words(keywords) for token in tokens):
-        found.append(NUMBER_WORD)
+        found.append(ClueWarning.NUMBER_WORD)
     if any(token in SPELLING_WORDS for token in tokens):
-        found.append(SPELLING_HINT)
+        found.append(ClueWarning.SPELLING_HINT)
     if any(token in SOUND_WORDS for token in tokens):
-        found.append(SOUND_HINT)
+        found.append(ClueWarning.SOUND_HINT)
     if translation_check is not None and translation_check(clue, keywords):
-        found.append(TRANSLATION)
+        found.append(ClueWarning.TRANSLATION)
     return found

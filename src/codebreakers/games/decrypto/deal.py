@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from codebreakers.games.base import Rejection
-from codebreakers.games.decrypto import rejections as R
 from codebreakers.games.decrypto.codes import ALL_CODES
 from codebreakers.games.decrypto.options import Options, check_options, to_options
+from codebreakers.games.decrypto.rejections import RejectionCode, reject
 from codebreakers.games.decrypto.state import (
     BLACK,
     ROUND,
@@ -39,7 +39,7 @@ def team_sizes(options: Options) -> dict[str, tuple[int, int]]:
 
 def _seats(teams: object, options: Options) -> tuple[tuple[str, ...], tuple[str, ...]] | Rejection:
     if not isinstance(teams, Mapping) or set(teams) != set(TEAMS):
-        return R.reject(R.INVALID_TEAMS, "teams: white and black")
+        return reject(RejectionCode.INVALID_TEAMS, "teams: white and black")
     sizes = team_sizes(options)
     seats: list[tuple[str, ...]] = []
     for name in TEAMS:
@@ -47,14 +47,14 @@ def _seats(teams: object, options: Options) -> tuple[tuple[str, ...], tuple[str,
         if not isinstance(members, list) or not all(
             isinstance(seat, str) and 0 < len(seat) <= SEAT_MAX_CHARS for seat in members
         ):
-            return R.reject(R.INVALID_TEAMS, f"{name}: a list of seat ids")
+            return reject(RejectionCode.INVALID_TEAMS, f"{name}: a list of seat ids")
         low, high = sizes[name]
         if not low <= len(members) <= high:
-            return R.reject(R.INVALID_TEAMS, f"{name}: {low} to {high} players")
+            return reject(RejectionCode.INVALID_TEAMS, f"{name}: {low} to {high} players")
         seats.append(tuple(members))
     everyone = seats[0] + seats[1]
     if len(set(everyone)) != len(everyone) or "system" in everyone:
-        return R.reject(R.INVALID_TEAMS, "every seat id once, and never 'system'")
+        return reject(RejectionCode.INVALID_TEAMS, "every seat id once, and never 'system'")
     return seats[0], seats[1]
 
 
@@ -84,7 +84,7 @@ def start_round(table: Table, number: int, now: float) -> Round:
 def new_game(setup: Mapping[str, Any]) -> GameState | Rejection:
     """The first state from `{"options", "teams", "seed", "now"}`, or why the setup is refused."""
     if not isinstance(setup, Mapping):
-        return R.reject(R.INVALID_SETUP, "setup must be an object")
+        return reject(RejectionCode.INVALID_SETUP, "setup must be an object")
     # A stored setup replays as dealt: a list needs only the 8 words a deal takes.
     checked = check_options(setup.get("options", {}), DEAL_WORDS)
     if isinstance(checked, Rejection):
@@ -92,9 +92,9 @@ def new_game(setup: Mapping[str, Any]) -> GameState | Rejection:
     options = to_options(checked)
     seed, raw_now = setup.get("seed"), setup.get("now")
     if type(seed) is not int:
-        return R.reject(R.INVALID_SETUP, "seed: an integer")
+        return reject(RejectionCode.INVALID_SETUP, "seed: an integer")
     if not isinstance(raw_now, int | float) or isinstance(raw_now, bool):
-        return R.reject(R.INVALID_SETUP, "now: seconds since the epoch")
+        return reject(RejectionCode.INVALID_SETUP, "now: seconds since the epoch")
     now = float(raw_now)
     seats = _seats(setup.get("teams"), options)
     if isinstance(seats, Rejection):

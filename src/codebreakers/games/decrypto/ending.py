@@ -61,12 +61,11 @@ def _three_player_end(state: GameState) -> Outcome | None:
     return None
 
 
-def _finish(state: GameState, outcome: Outcome, events: list[JSON]) -> GameState:
-    events.append({"type": "game_over", "outcome": outcome_json(outcome)})
+def _finish(state: GameState, outcome: Outcome) -> GameState:
     return evolve(state, phase=OVER, outcome=outcome)
 
 
-def end_round(state: GameState, now: float, events: list[JSON]) -> GameState:
+def end_round(state: GameState, now: float) -> GameState:
     """Check the end of the game; start the next round, the tie-break, or finish."""
     number = state.current.number
     if state.table.options.three_player:
@@ -80,20 +79,16 @@ def end_round(state: GameState, now: float, events: list[JSON]) -> GameState:
             why = "interceptions" if "victory" in reached[winner] else "miscommunications"
             outcome = Outcome(winner, why, points(state), number, reached=reached)
         elif white or number >= state.table.options.max_rounds:
-            return _tie(state, reached, now, events)
+            return _tie(state, reached, now)
         else:
             outcome = None
     if outcome is not None:
-        return _finish(state, outcome, events)
-    events.append({"type": "round_started", "round": number + 1})
+        return _finish(state, outcome)
     return evolve(state, rounds=(*state.rounds, start_round(state.table, number + 1, now)))
 
 
 def _tie(
-    state: GameState,
-    reached: tuple[tuple[str, ...], tuple[str, ...]],
-    now: float,
-    events: list[JSON],
+    state: GameState, reached: tuple[tuple[str, ...], tuple[str, ...]], now: float
 ) -> GameState:
     cause = _tie_cause(reached)
     score = points(state)
@@ -101,8 +96,7 @@ def _tie(
     if score[0] != score[1]:
         winner = WHITE if score[0] > score[1] else BLACK
         outcome = Outcome(winner, "points", score, number, cause, reached)
-        return _finish(state, outcome, events)
-    events.append({"type": "tiebreak", "cause": cause})
+        return _finish(state, outcome)
     no = (False, False, False, False)
     tiebreak = Tiebreak(now, (None, None), (no, no), (False, False), cause=cause, reached=reached)
     return evolve(state, phase=TIEBREAK_GUESS, tiebreak=tiebreak)
@@ -127,7 +121,7 @@ def matches(state: GameState, guesser: int) -> tuple[bool, ...]:
     return tuple(e or a for e, a in zip(exact_matches(state, guesser), accepted, strict=True))
 
 
-def finish_tiebreak(state: GameState, events: list[JSON]) -> GameState:
+def finish_tiebreak(state: GameState) -> GameState:
     """Both teams reviewed: more right guesses wins, otherwise a shared victory."""
     tb = state.tiebreak
     assert tb is not None
@@ -142,7 +136,7 @@ def finish_tiebreak(state: GameState, events: list[JSON]) -> GameState:
         tb.reached,
         hits,
     )
-    return _finish(state, outcome, events)
+    return _finish(state, outcome)
 
 
 def outcome_json(outcome: Outcome) -> JSON:

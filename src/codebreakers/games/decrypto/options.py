@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codebreakers.games.base import JSON, Rejection
-from codebreakers.games.decrypto import rejections as R
+from codebreakers.games.decrypto.rejections import RejectionCode, reject
 from codebreakers.games.decrypto.words import CUSTOM_MIN_WORDS, POOL_LANGUAGES, validate_custom
 
 ORDERS = ("simultaneous", "classic")
@@ -63,8 +63,9 @@ def _limit(key: str, value: object) -> Rejection | None:
     if value is None:
         return None
     if type(value) is not int or not LIMIT_MIN_S <= value <= LIMIT_MAX_S:
-        return R.reject(
-            R.INVALID_OPTION, f"{key}: null or whole seconds from {LIMIT_MIN_S} to {LIMIT_MAX_S}"
+        return reject(
+            RejectionCode.INVALID_OPTION,
+            f"{key}: null or whole seconds from {LIMIT_MIN_S} to {LIMIT_MAX_S}",
         )
     return None
 
@@ -77,18 +78,18 @@ def check_options(
     `custom_minimum`: how many distinct words a custom list needs (lower only for a game's
     stored setup, see `validate_custom`)."""
     if not isinstance(raw, Mapping):
-        return R.reject(R.INVALID_OPTION, "options must be an object")
+        return reject(RejectionCode.INVALID_OPTION, "options must be an object")
     unknown = sorted(str(key) for key in raw if key not in DEFAULTS)
     if unknown:
-        return R.reject(R.UNKNOWN_OPTION, unknown[0])
+        return reject(RejectionCode.UNKNOWN_OPTION, unknown[0])
     merged = {**DEFAULTS, **raw}
     if merged["words"] not in WORD_SOURCES:
-        return R.reject(R.INVALID_OPTION, f"words: one of {', '.join(WORD_SOURCES)}")
+        return reject(RejectionCode.INVALID_OPTION, f"words: one of {', '.join(WORD_SOURCES)}")
     if merged["order"] not in ORDERS:
-        return R.reject(R.INVALID_OPTION, "order: simultaneous or classic")
+        return reject(RejectionCode.INVALID_OPTION, "order: simultaneous or classic")
     for key in ("three_player", "sand_timer", "open_spectators"):
         if type(merged[key]) is not bool:
-            return R.reject(R.INVALID_OPTION, f"{key}: true or false")
+            return reject(RejectionCode.INVALID_OPTION, f"{key}: true or false")
     for key in ("clue_limit_s", "decide_limit_s"):
         refused = _limit(key, merged[key])
         if refused is not None:
@@ -96,10 +97,10 @@ def check_options(
     if merged["words"] == "custom":
         words = validate_custom(merged["custom_words"], custom_minimum)
         if isinstance(words, Rejection):
-            return R.reject(R.INVALID_CUSTOM_WORDS, f"{words.code}: {words.detail}")
+            return reject(RejectionCode.INVALID_CUSTOM_WORDS, f"{words.code}: {words.detail}")
         merged["custom_words"] = list(words)
     elif merged["custom_words"] is not None:
-        return R.reject(R.INVALID_OPTION, 'custom_words: only with words "custom"')
+        return reject(RejectionCode.INVALID_OPTION, 'custom_words: only with words "custom"')
     return merged
 
 

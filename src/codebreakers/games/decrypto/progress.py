@@ -6,9 +6,8 @@ happens next live in one place.
 
 from __future__ import annotations
 
-from codebreakers.games.base import JSON
 from codebreakers.games.decrypto.ending import end_round
-from codebreakers.games.decrypto.state import BLACK, TEAMS, GameState, Round, evolve
+from codebreakers.games.decrypto.state import BLACK, GameState, Round, evolve
 
 
 def read_out(rnd: Round, classic: bool, now: float) -> Round:
@@ -24,7 +23,7 @@ def read_out(rnd: Round, classic: bool, now: float) -> Round:
     return rnd
 
 
-def settle(state: GameState, team: int, now: float, events: list[JSON]) -> GameState:
+def settle(state: GameState, team: int, now: float) -> GameState:
     """Reveal `team`'s transmission once its decode and interception are locked, then go on."""
     rnd = state.current
     t = rnd.transmissions[team]
@@ -40,20 +39,10 @@ def settle(state: GameState, team: int, now: float, events: list[JSON]) -> GameS
             tokens[team][1] += 1
     if t.intercepted:
         tokens[1 - team][0] += 1
-    events.append(
-        {
-            "type": "revealed",
-            "round": rnd.number,
-            "team": TEAMS[team],
-            "code": list(t.code),
-            "decoded": t.decoded,
-            "intercepted": t.intercepted,
-        }
-    )
     rnd = read_out(rnd.with_transmission(t), state.table.options.classic, now)
     state = state.with_round(
         rnd, tokens=((tokens[0][0], tokens[0][1]), (tokens[1][0], tokens[1][1]))
     )
     if all(x is None or x.revealed for x in rnd.transmissions):
-        return end_round(state, now, events)
+        return end_round(state, now)
     return state

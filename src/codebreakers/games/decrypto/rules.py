@@ -6,31 +6,29 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from codebreakers.games.base import JSON, SYSTEM_SEAT, Applied, Rejection, Viewer
-from codebreakers.games.decrypto import rejections as R
+from codebreakers.games.base import JSON, SYSTEM_SEAT, Action, Applied, Rejection, Viewer
+from codebreakers.games.decrypto.actions import (
+    AcceptGuess,
+    Draft,
+    GuessKeywords,
+    Lock,
+    Note,
+    Propose,
+    ReviewDone,
+    Timeout,
+    Transmit,
+)
 from codebreakers.games.decrypto.clues import TranslationCheck
 from codebreakers.games.decrypto.deal import new_game, team_sizes
 from codebreakers.games.decrypto.ending import outcome_json
 from codebreakers.games.decrypto.options import check_options, to_options
-from codebreakers.games.decrypto.parse import parse_action
+from codebreakers.games.decrypto.parse import load_action, parse_action
 from codebreakers.games.decrypto.play import draft, lock, note, propose, transmit
+from codebreakers.games.decrypto.rejections import RejectionCode, reject
 from codebreakers.games.decrypto.state import OVER, ROUND, TEAMS, GameState
 from codebreakers.games.decrypto.tiebreak import accept_guess, guess_keywords, review_done
 from codebreakers.games.decrypto.timers import next_deadline, timeout
 from codebreakers.games.decrypto.view import build_view, views_json
-
-Handler = Callable[[GameState, str, int, Mapping[str, Any], float], Applied[GameState] | Rejection]
-
-_HANDLERS: dict[str, Handler] = {
-    "draft": draft,
-    "transmit": transmit,
-    "propose": propose,
-    "lock": lock,
-    "note": note,
-    "guess_keywords": guess_keywords,
-    "accept_guess": accept_guess,
-    "review_done": review_done,
-}
 
 
 class DecryptoRules:
@@ -60,23 +58,44 @@ class DecryptoRules:
     def new_game(self, setup: Mapping[str, Any]) -> GameState | Rejection:
         return new_game(setup)
 
-    def parse_action(self, raw: Any) -> JSON | Rejection:
+    def parse_action(self, raw: Any) -> Action | Rejection:
         return parse_action(raw)
 
+    def load_action(self, stored: Mapping[str, Any]) -> Action:
+        return load_action(stored)
+
     def apply(
-        self, state: GameState, seat: str, action: Mapping[str, Any], now: float
+        self, state: GameState, seat: str, action: Action | Mapping[str, Any], now: float
     ) -> Applied[GameState] | Rejection:
+        if not isinstance(action, Action):
+            action = load_action(action)  # legacy: a stored action's JSON (games/base.py)
         if state.phase == OVER:
-            return R.reject(R.GAME_OVER)
-        kind = action["type"]
-        if kind == "timeout":
+            return reject(RejectionCode.GAME_OVER)
+        if isinstance(action, Timeout):
             if seat != SYSTEM_SEAT:
-                return R.reject(R.SYSTEM_ONLY)
+                return reject(RejectionCode.SYSTEM_ONLY)
             return timeout(state, now)
         team = state.table.team_of.get(seat)
         if team is None:
-            return R.reject(R.NOT_A_PLAYER)
-        return _HANDLERS[kind](state, seat, team, action, now)
+            return reject(RejectionCode.NOT_A_PLAYER)
+        match action:
+            case Draft():
+                return draft(state, seat, team, action, now)
+            case Transmit():
+                return transmit(state, seat, team, action, now)
+            case Propose():
+                return propose(state, seat, team, action, now)
+            case Lock():
+                return lock(state, seat, team, action, now)
+            case Note():
+                return note(state, seat, team, action, now)
+            case GuessKeywords():
+                return guess_keywords(state, seat, team, action, now)
+            case AcceptGuess():
+                return accept_guess(state, seat, team, action, now)
+            case ReviewDone():
+                return review_done(state, seat, team, action, now)
+        raise TypeError(f"not a Decrypto action: {action!r}")
 
     def view(self, state: GameState, viewer: Viewer) -> JSON:
         return build_view(state, viewer, self._can_team_chat(state, viewer), self.translation_check)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from codebreakers.games.base import JSON, Applied, Rejection
-from codebreakers.games.decrypto import rejections as R
 from codebreakers.games.decrypto.clues import check_clues
 from codebreakers.games.decrypto.options import SAND_TIMER_S
 from codebreakers.games.decrypto.play import lock_answer, send
+from codebreakers.games.decrypto.rejections import RejectionCode, reject
 from codebreakers.games.decrypto.state import (
     ROUND,
     TEAMS,
@@ -122,68 +122,53 @@ def next_deadline(state: GameState) -> float | None:
     return found[0].at if found else None
 
 
-def forced_clues(state: GameState, t: Transmission) -> tuple[Clues, list[int]]:
+def forced_clues(state: GameState, t: Transmission) -> Clues:
     """What the late encryptor typed, blanks for empty slots and for clues the rules refuse."""
     typed = list(t.draft or ("", "", ""))
-    blanked: list[int] = []
     for index in range(3):
         kept = [clue if i < index else "" for i, clue in enumerate(typed)]
         kept[index] = typed[index]
         if typed[index] and check_clues(kept, state.table.keywords[t.team], state.used_clues):
             typed[index] = ""
-            blanked.append(index + 1)
-    return (typed[0], typed[1], typed[2]), blanked
+    return (typed[0], typed[1], typed[2])
 
 
-def _expire(state: GameState, deadline: Deadline, now: float, events: list[JSON]) -> GameState:
+def _expire(state: GameState, deadline: Deadline, now: float) -> GameState:
     """Apply one passed deadline's consequence, if the state still calls for it."""
     if state.phase == TIEBREAK_GUESS:
         assert state.tiebreak is not None
         if state.tiebreak.guesses[deadline.team] is not None:
             return state
-        return record_guesses(state, deadline.team, ("", "", "", ""), now, events)
+        return record_guesses(state, deadline.team, ("", "", "", ""), now)
     if state.phase == TIEBREAK_REVIEW:
         assert state.tiebreak is not None
         if state.tiebreak.reviewed[deadline.team]:
             return state
-        return finish_review(state, deadline.team, events)
+        return finish_review(state, deadline.team)
     if state.phase != ROUND:
         return state
     if deadline.kind in ("clue", "sand"):
         t = state.current.transmissions[deadline.team]
         if t is None or t.clues is not None:
             return state
-        clues, blanked = forced_clues(state, t)
-        events.append(
-            {"type": "timeout", "kind": deadline.kind, "team": TEAMS[t.team], "blanked": blanked}
-        )
-        return send(state, t, clues, now, events)
+        return send(state, t, forced_clues(state, t), now)
     own = deadline.target == "own"
     t = state.current.transmissions[deadline.team if own else 1 - deadline.team]
     answer = t.answer(own) if t is not None else None
     if t is None or answer is None or answer.locked:
         return state
     code = answer.proposals[-1][1] if answer.proposals else None
-    events.append(
-        {
-            "type": "timeout",
-            "kind": "decide",
-            "team": TEAMS[deadline.team],
-            "target": deadline.target,
-        }
-    )
-    return lock_answer(state, t, own, code, now, events)
+    return lock_answer(state, t, own, code, now)
 
 
 def timeout(state: GameState, now: float) -> Applied[GameState] | Rejection:
     """Apply every deadline that has passed at `now`, in a fixed order (writing before locking)."""
     due = [d for d in deadlines(state) if d.at <= now]
     if not due:
-        return R.reject(R.NO_DEADLINE_PASSED)
+        return reject(RejectionCode.NO_DEADLINE_PASSED)
     number, phase = state.current.number, state.phase
-    events: list[JSON] = []
     for deadline in sorted(due, key=lambda d: (_KIND_ORDER[d.kind], d.team, d.target or "")):
         if state.current.number != number or state.phase != phase:
             break  # the round or phase ended: the next one's deadlines start from now
-        state = _expire(state, deadline, now, events)
-    return Applied(state, tuple(events))
+        state = _expire(state, deadline, now)
+    return Applied(state)

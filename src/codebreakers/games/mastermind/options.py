@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from codebreakers.games.base import JSON, Rejection
-from codebreakers.games.mastermind import rejections as R
+from codebreakers.games.mastermind.rejections import RejectionCode, reject
 
 PRESETS: dict[str, dict[str, int]] = {
     "super": {"pegs": 5, "colours": 8, "rows": 12},
@@ -60,22 +60,24 @@ class Options:
 def _whole(key: str, value: object) -> Rejection | None:
     low, high = RANGES[key]
     if type(value) is not int or not low <= value <= high:
-        return R.reject(R.INVALID_OPTION, f"{key}: a whole number from {low} to {high}")
+        return reject(RejectionCode.INVALID_OPTION, f"{key}: a whole number from {low} to {high}")
     if key == "rounds" and value % 2:
-        return R.reject(R.INVALID_OPTION, "rounds: an even number (each player makes as often)")
+        return reject(
+            RejectionCode.INVALID_OPTION, "rounds: an even number (each player makes as often)"
+        )
     return None
 
 
 def check_options(raw: Mapping[str, Any]) -> JSON | Rejection:
     """Validated options with defaults filled in (as JSON), or the first reason they are refused."""
     if not isinstance(raw, Mapping):
-        return R.reject(R.INVALID_OPTION, "options must be an object")
+        return reject(RejectionCode.INVALID_OPTION, "options must be an object")
     unknown = sorted(str(key) for key in raw if key not in DEFAULTS)
     if unknown:
-        return R.reject(R.UNKNOWN_OPTION, unknown[0])
+        return reject(RejectionCode.UNKNOWN_OPTION, unknown[0])
     preset = raw.get("preset", DEFAULTS["preset"])
     if preset is not None and preset not in PRESETS:
-        return R.reject(R.INVALID_OPTION, f"preset: null or one of {', '.join(PRESETS)}")
+        return reject(RejectionCode.INVALID_OPTION, f"preset: null or one of {', '.join(PRESETS)}")
     merged = {**DEFAULTS, **(PRESETS[preset] if preset else {}), **raw}
     for key in RANGES:
         refused = _whole(key, merged[key])
@@ -83,7 +85,7 @@ def check_options(raw: Mapping[str, Any]) -> JSON | Rejection:
             return refused
     for key in ("manual_marking", "open_spectators"):
         if type(merged[key]) is not bool:
-            return R.reject(R.INVALID_OPTION, f"{key}: true or false")
+            return reject(RejectionCode.INVALID_OPTION, f"{key}: true or false")
     return merged
 
 

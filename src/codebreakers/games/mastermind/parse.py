@@ -7,59 +7,44 @@ an action at all". Whether the code fits the room's size, and whether the seat m
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from codebreakers.games.base import JSON, Rejection
-from codebreakers.games.mastermind import rejections as R
+import msgspec
 
-# The widest sizes any room allows (options.RANGES): longer codes or keys are malformed.
-MAX_PEGS = 6
-MAX_COLOURS = 10
+from codebreakers.games.actions import ActionDecoder
+from codebreakers.games.base import Rejection
+from codebreakers.games.mastermind.actions import (
+    KINDS,
+    Guess,
+    Mark,
+    MastermindAction,
+    SetCode,
+    ShowPossible,
+)
+from codebreakers.games.mastermind.rejections import RejectionCode, reject
 
+_DECODER = ActionDecoder(KINDS, RejectionCode.MALFORMED_ACTION, RejectionCode.UNKNOWN_ACTION)
+# Each kind -> the exact field sets it takes (docs/mastermind.md lists them).
 ACTION_SHAPES: dict[str, tuple[frozenset[str], ...]] = {
-    "set_code": (frozenset({"code"}), frozenset({"random"})),
-    "guess": (frozenset({"code"}),),
-    "mark": (frozenset({"black", "white"}),),
-    "show_possible": (frozenset({"on"}),),
+    tag: kind.shapes or () for tag, kind in zip(_DECODER.tags, KINDS, strict=True)
 }
 
 
-def _code(raw: object) -> list[int] | Rejection:
-    if (
-        not isinstance(raw, list)
-        or not 1 <= len(raw) <= MAX_PEGS
-        or not all(type(peg) is int and 0 <= peg < MAX_COLOURS for peg in raw)
-    ):
-        return R.reject(R.INVALID_CODE, f"a list of up to {MAX_PEGS} colours, each 0-9")
-    return list(raw)
+def parse_action(raw: Any) -> MastermindAction | Rejection:
+    """A well-formed action, or why it is not one."""
+    action = _DECODER.decode(raw)
+    match action:
+        case Rejection():
+            return action
+        case SetCode(random=random) if random is False:
+            return reject(RejectionCode.MALFORMED_ACTION, "random: true (or send a code)")
+        case SetCode() | Guess() | Mark() | ShowPossible():
+            return action
+    raise AssertionError(f"not a Mastermind action: {action!r}")
 
 
-def parse_action(raw: Any) -> JSON | Rejection:
-    """A well-formed action dict, or why it is not one."""
-    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
-        return R.reject(R.MALFORMED_ACTION, 'an object with a "type"')
-    kind = raw["type"]
-    shapes = ACTION_SHAPES.get(kind)
-    if shapes is None:
-        return R.reject(R.UNKNOWN_ACTION, kind[:40])
-    fields = set(raw) - {"type"}
-    if fields not in shapes:
-        wanted = " or ".join(", ".join(sorted(shape)) for shape in shapes)
-        return R.reject(R.MALFORMED_ACTION, f"{kind} takes exactly: {wanted}")
-    if "code" in fields:
-        code = _code(raw["code"])
-        if isinstance(code, Rejection):
-            return code
-        return {"type": kind, "code": code}
-    if kind == "set_code":
-        if raw["random"] is not True:
-            return R.reject(R.MALFORMED_ACTION, "random: true (or send a code)")
-        return {"type": kind, "random": True}
-    if kind == "mark":
-        black, white = raw["black"], raw["white"]
-        if not all(type(n) is int and 0 <= n <= MAX_PEGS for n in (black, white)):
-            return R.reject(R.INVALID_KEYS, f"black and white: whole numbers from 0 to {MAX_PEGS}")
-        return {"type": kind, "black": black, "white": white}
-    if type(raw["on"]) is not bool:
-        return R.reject(R.MALFORMED_ACTION, "on: true or false")
-    return {"type": kind, "on": raw["on"]}
+def load_action(stored: Mapping[str, Any]) -> MastermindAction:
+    """A stored action (checked when it was first applied) as its Struct."""
+    action: MastermindAction = msgspec.convert(stored, MastermindAction)
+    return action

@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from codebreakers.games.base import JSON, Applied, Rejection
-from codebreakers.games.mastermind import rejections as R
+from codebreakers.games.base import Applied, Rejection
+from codebreakers.games.mastermind.actions import Guess, Mark, SetCode, ShowPossible
 from codebreakers.games.mastermind.options import check_options, to_options
+from codebreakers.games.mastermind.rejections import RejectionCode, reject
 from codebreakers.games.mastermind.scoring import Keys, score
 from codebreakers.games.mastermind.state import (
     FOUND,
@@ -35,7 +36,7 @@ SEAT_MAX_CHARS = 64
 
 def _seats(teams: object) -> tuple[str, str] | Rejection:
     if not isinstance(teams, Mapping) or set(teams) != set(TEAMS):
-        return R.reject(R.INVALID_TEAMS, "teams: a and b")
+        return reject(RejectionCode.INVALID_TEAMS, "teams: a and b")
     seats: list[str] = []
     for name in TEAMS:
         members = teams[name]
@@ -45,23 +46,23 @@ def _seats(teams: object) -> tuple[str, str] | Rejection:
             or not isinstance(members[0], str)
             or not 0 < len(members[0]) <= SEAT_MAX_CHARS
         ):
-            return R.reject(R.INVALID_TEAMS, f"{name}: a list of one seat id")
+            return reject(RejectionCode.INVALID_TEAMS, f"{name}: a list of one seat id")
         seats.append(members[0])
     if seats[0] == seats[1] or "system" in seats:
-        return R.reject(R.INVALID_TEAMS, "two different seats, never 'system'")
+        return reject(RejectionCode.INVALID_TEAMS, "two different seats, never 'system'")
     return seats[0], seats[1]
 
 
 def new_game(setup: Mapping[str, Any]) -> GameState | Rejection:
     """The first state: team "a" breaks in round 1 and its opponent makes the first code."""
     if not isinstance(setup, Mapping):
-        return R.reject(R.INVALID_SETUP, "setup must be an object")
+        return reject(RejectionCode.INVALID_SETUP, "setup must be an object")
     checked = check_options(setup.get("options", {}))
     if isinstance(checked, Rejection):
         return checked
     seed = setup.get("seed")
     if type(seed) is not int:
-        return R.reject(R.INVALID_SETUP, "seed: a whole number")
+        return reject(RejectionCode.INVALID_SETUP, "seed: a whole number")
     seats = _seats(setup.get("teams"))
     if isinstance(seats, Rejection):
         return seats
@@ -79,79 +80,77 @@ def random_code(state: GameState, attempt: Attempt) -> Code:
     return tuple(rng.randrange(opts.colours) for _ in range(opts.pegs))
 
 
-def _fits(state: GameState, code: list[int]) -> Code | Rejection:
+def _fits(state: GameState, code: Code) -> Code | Rejection:
     opts = state.options
     if len(code) != opts.pegs:
-        return R.reject(R.WRONG_CODE_LENGTH, f"{opts.pegs} pegs")
+        return reject(RejectionCode.WRONG_CODE_LENGTH, f"{opts.pegs} pegs")
     if max(code) >= opts.colours:
-        return R.reject(R.COLOUR_OUT_OF_RANGE, f"colours 0 to {opts.colours - 1}")
-    return tuple(code)
+        return reject(RejectionCode.COLOUR_OUT_OF_RANGE, f"colours 0 to {opts.colours - 1}")
+    return code
 
 
-def set_code(state: GameState, team: int, action: JSON) -> Applied[GameState] | Rejection:
+def set_code(state: GameState, team: int, action: SetCode) -> Applied[GameState] | Rejection:
     attempt = state.current
     assert attempt is not None
     if team != attempt.maker:
-        return R.reject(R.NOT_MAKER)
+        return reject(RejectionCode.NOT_MAKER)
     if attempt.code is not None:
-        return R.reject(R.WRONG_PHASE, "the code is already set")
-    code = random_code(state, attempt) if action.get("random") else _fits(state, action["code"])
+        return reject(RejectionCode.WRONG_PHASE, "the code is already set")
+    # One of the two shapes: a code, or `random: true`.
+    code = (
+        _fits(state, action.code) if isinstance(action.code, tuple) else random_code(state, attempt)
+    )
     if isinstance(code, Rejection):
         return code
-    event: JSON = {"type": "code_set", "round": attempt.round, "replay": attempt.replay}
-    return Applied(replace(state, current=replace(attempt, code=code)), (event,))
+    return Applied(replace(state, current=replace(attempt, code=code)))
 
 
-def guess(state: GameState, team: int, action: JSON) -> Applied[GameState] | Rejection:
+def guess(state: GameState, team: int, action: Guess) -> Applied[GameState] | Rejection:
     attempt = state.current
     assert attempt is not None
     if team != attempt.breaker:
-        return R.reject(R.NOT_BREAKER)
+        return reject(RejectionCode.NOT_BREAKER)
     if attempt.code is None or (attempt.rows and attempt.rows[-1].keys is None):
-        return R.reject(R.WRONG_PHASE, "waiting for the maker")
-    code = _fits(state, action["code"])
+        return reject(RejectionCode.WRONG_PHASE, "waiting for the maker")
+    code = _fits(state, action.code)
     if isinstance(code, Rejection):
         return code
     truth = score(code, attempt.code)
     keys = None if state.options.manual_marking else truth
     row = Row(code, keys, truth)
-    event: JSON = {"type": "guess", "round": attempt.round, "row": len(attempt.rows) + 1}
-    return _after_row(state, replace(attempt, rows=(*attempt.rows, row)), event)
+    return _after_row(state, replace(attempt, rows=(*attempt.rows, row)))
 
 
-def mark(state: GameState, team: int, action: JSON) -> Applied[GameState] | Rejection:
+def mark(state: GameState, team: int, action: Mark) -> Applied[GameState] | Rejection:
     attempt = state.current
     assert attempt is not None
     if team != attempt.maker:
-        return R.reject(R.NOT_MAKER)
+        return reject(RejectionCode.NOT_MAKER)
     if not attempt.rows or attempt.rows[-1].keys is not None:
-        return R.reject(R.WRONG_PHASE, "no row waits for keys")
-    keys = Keys(action["black"], action["white"])
+        return reject(RejectionCode.WRONG_PHASE, "no row waits for keys")
+    keys = Keys(action.black, action.white)
     if keys.black + keys.white > state.options.pegs:
-        return R.reject(R.TOO_MANY_KEYS, f"at most {state.options.pegs} keys in all")
+        return reject(RejectionCode.TOO_MANY_KEYS, f"at most {state.options.pegs} keys in all")
     row = replace(attempt.rows[-1], keys=keys)
-    event: JSON = {"type": "marked", "round": attempt.round, "row": len(attempt.rows)}
-    return _after_row(state, replace(attempt, rows=(*attempt.rows[:-1], row)), event)
+    return _after_row(state, replace(attempt, rows=(*attempt.rows[:-1], row)))
 
 
-def show_possible(state: GameState, seat: str, action: JSON) -> Applied[GameState]:
+def show_possible(state: GameState, seat: str, action: ShowPossible) -> Applied[GameState]:
     """The seat's own preference: show the "codes still possible" counter when it breaks."""
-    chosen = state.show_possible | {seat} if action["on"] else state.show_possible - {seat}
+    chosen = state.show_possible | {seat} if action.on else state.show_possible - {seat}
     return Applied(replace(state, show_possible=chosen))
 
 
-def _after_row(state: GameState, attempt: Attempt, event: JSON) -> Applied[GameState]:
+def _after_row(state: GameState, attempt: Attempt) -> Applied[GameState]:
     """Keep playing, or end the attempt once the last row has its keys."""
     last = attempt.rows[-1]
-    if last.keys is not None:
-        event = {**event, "black": last.keys.black, "white": last.keys.white}
     won = last.keys == Keys(state.options.pegs, 0)
     if last.keys is None or (not won and len(attempt.rows) < state.options.rows):
-        return Applied(replace(state, current=attempt), (event,))
-    return _finish(state, attempt, won, event)
+        return Applied(replace(state, current=attempt))
+    return _finish(state, attempt, won)
 
 
-def _finish(state: GameState, attempt: Attempt, won: bool, event: JSON) -> Applied[GameState]:
+def _finish(state: GameState, attempt: Attempt, won: bool) -> Applied[GameState]:
     breaker, maker = attempt.breaker, attempt.maker
     wrong = tuple(i for i, row in enumerate(attempt.rows) if row.keys != row.truth)
     points = list(state.points)
@@ -165,8 +164,7 @@ def _finish(state: GameState, attempt: Attempt, won: bool, event: JSON) -> Appli
             finished=(*state.finished, done),
             points=(points[0], points[1]),
         )
-        ended: JSON = {"type": "mismarked", "round": attempt.round, "rows": [i + 1 for i in wrong]}
-        return Applied(after, (event, ended))
+        return Applied(after)
     gained = state.options.rows - len(attempt.rows) if won else 0
     points[breaker] += gained
     won_rounds = list(state.rounds_won)
@@ -180,17 +178,9 @@ def _finish(state: GameState, attempt: Attempt, won: bool, event: JSON) -> Appli
         rounds_won=(won_rounds[0], won_rounds[1]),
         points=(points[0], points[1]),
     )
-    events: list[JSON] = [
-        event,
-        {"type": "round_over", "round": attempt.round, "result": done.result, "points": gained},
-    ]
     if last_round:
         after = replace(after, outcome=_outcome(after))
-        winner = after.outcome.winner if after.outcome else None
-        events.append(
-            {"type": "game_over", "winner": TEAMS[winner] if winner is not None else None}
-        )
-    return Applied(after, tuple(events))
+    return Applied(after)
 
 
 def _outcome(state: GameState) -> Outcome:

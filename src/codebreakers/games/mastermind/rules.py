@@ -7,12 +7,13 @@ from typing import Any
 
 import msgspec
 
-from codebreakers.games.base import JSON, Applied, Rejection, Viewer
-from codebreakers.games.mastermind import rejections as R
+from codebreakers.games.base import JSON, Action, Applied, Rejection, Viewer
+from codebreakers.games.mastermind.actions import Guess, Mark, SetCode, ShowPossible
 from codebreakers.games.mastermind.compare import comparison
 from codebreakers.games.mastermind.options import check_options
-from codebreakers.games.mastermind.parse import parse_action
+from codebreakers.games.mastermind.parse import load_action, parse_action
 from codebreakers.games.mastermind.play import guess, mark, new_game, set_code, show_possible
+from codebreakers.games.mastermind.rejections import RejectionCode, reject
 from codebreakers.games.mastermind.state import OVER, TEAMS, GameState
 from codebreakers.games.mastermind.view import build_view, outcome_json
 
@@ -35,22 +36,32 @@ class MastermindRules:
     def new_game(self, setup: Mapping[str, Any]) -> GameState | Rejection:
         return new_game(setup)
 
-    def parse_action(self, raw: Any) -> JSON | Rejection:
+    def parse_action(self, raw: Any) -> Action | Rejection:
         return parse_action(raw)
 
+    def load_action(self, stored: Mapping[str, Any]) -> Action:
+        return load_action(stored)
+
     def apply(
-        self, state: GameState, seat: str, action: Mapping[str, Any], now: float
+        self, state: GameState, seat: str, action: Action | Mapping[str, Any], now: float
     ) -> Applied[GameState] | Rejection:
+        if not isinstance(action, Action):
+            action = load_action(action)  # legacy: a stored action's JSON (games/base.py)
         if state.phase == OVER:
-            return R.reject(R.GAME_OVER)
+            return reject(RejectionCode.GAME_OVER)
         team = state.team_of(seat)
         if team is None:
-            return R.reject(R.NOT_A_PLAYER)
-        kind = action["type"]
-        if kind == "show_possible":
-            return show_possible(state, seat, dict(action))
-        handler = {"set_code": set_code, "guess": guess, "mark": mark}[kind]
-        return handler(state, team, dict(action))
+            return reject(RejectionCode.NOT_A_PLAYER)
+        match action:
+            case ShowPossible():
+                return show_possible(state, seat, action)
+            case SetCode():
+                return set_code(state, team, action)
+            case Guess():
+                return guess(state, team, action)
+            case Mark():
+                return mark(state, team, action)
+        raise TypeError(f"not a Mastermind action: {action!r}")
 
     def view(self, state: GameState, viewer: Viewer) -> JSON:
         return build_view(state, viewer)
