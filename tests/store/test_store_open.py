@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import asyncpg
 import pytest
 from sqlalchemy import Connection, make_url, text
 from sqlalchemy.exc import DatabaseError
 
 from codebreakers.store import default_url, dialects, open_store
 from codebreakers.store.base import RoomRow, StoreBusy
-from codebreakers.store.postgres import PostgresRunner
-from codebreakers.store.sqlite import BUSY_TIMEOUT_MS, SqliteRunner
+from codebreakers.store.postgres.engine import PostgresRunner
+from codebreakers.store.postgres.store import PostgresStore
+from codebreakers.store.sqlite import BUSY_TIMEOUT_MS, SqliteRunner, SqliteStore
 
 pytestmark = pytest.mark.anyio
 
@@ -33,6 +35,8 @@ def test_urls_pick_the_runner_and_driver(given: str, runner: type, database: str
     url = picked._url  # type: ignore[attr-defined]
     driver = "sqlite+pysqlite" if runner is SqliteRunner else "postgresql+asyncpg"
     assert (url.drivername, url.database) == (driver, database)
+    store = dialects.adapter(given)
+    assert isinstance(store, SqliteStore if runner is SqliteRunner else PostgresStore)
 
 
 @pytest.mark.parametrize(
@@ -41,6 +45,8 @@ def test_urls_pick_the_runner_and_driver(given: str, runner: type, database: str
 def test_unusable_urls_are_refused_with_a_reason(bad: str) -> None:
     with pytest.raises(ValueError, match=r"memory|unsupported|synchronous"):
         dialects.runner(bad)
+    with pytest.raises(ValueError, match=r"memory|unsupported|synchronous"):
+        open_store(bad)
 
 
 async def test_default_store_is_created_in_the_user_data_directory(
@@ -116,18 +122,44 @@ async def test_a_call_that_waits_too_long_for_a_connection_is_refused_busy(
     """Every pooled connection taken: the next call waits `pool_timeout`, then gets StoreBusy
     (nothing run) instead of a pool error; once a connection is free, calls go through."""
     url = make_url(module_postgres_url)
-    runner = PostgresRunner(url, pool_size=1, max_overflow=0, pool_timeout=0.2)
-    await runner.open()
+    store = PostgresStore(url, pool_size=1, pool_timeout=0.2)
+    await store.open()
     try:
-        async with runner._live_engine().connect():  # the only connection
+        assert store._pool is not None
+        async with store._pool.acquire():  # the only connection
             with pytest.raises(StoreBusy):
-                await runner.write(_select_one)
+                await store.write(_select_one)
             with pytest.raises(StoreBusy):
-                await runner.read(_select_one)
-        assert await runner.write(_select_one) == 1
+                await store.read(_select_one)
+        assert await store.write(_select_one) == 1
     finally:
-        await runner.close()
+        await store.close()
 
 
-def _select_one(conn: Connection) -> int:
-    return int(conn.execute(text("SELECT 1")).scalar_one())
+async def _select_one(conn: asyncpg.Connection) -> int:
+    return int(await conn.fetchval("SELECT 1"))
+
+
+@pytest.mark.postgres
+async def test_a_pooled_connection_the_server_dropped_is_replaced_unseen(
+    module_postgres_url: str,
+) -> None:
+    """No ping before each call: a connection the server closed meanwhile (a restart) fails
+    at its first statement, before anything ran, and the call takes a new one."""
+    store = PostgresStore(make_url(module_postgres_url), pool_size=1)
+    await store.open()
+    try:
+        pid = await store.read(_backend_pid)
+        killer = await asyncpg.connect(module_postgres_url)
+        try:
+            assert await killer.fetchval("SELECT pg_terminate_backend($1)", pid)
+        finally:
+            await killer.close()
+        assert await store.write(_select_one) == 1
+        assert await store.read(_backend_pid) != pid
+    finally:
+        await store.close()
+
+
+async def _backend_pid(conn: asyncpg.Connection) -> int:
+    return int(await conn.fetchval("SELECT pg_backend_pid()"))

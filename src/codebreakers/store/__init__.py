@@ -1,5 +1,6 @@
 """The game log: `open_store(url)` picks SQLite (the default, in the user's data directory) or
-PostgreSQL behind the one `Store` interface in `base.py`."""
+PostgreSQL, each behind the ports of `base.py` (`GameLog`, `Rooms`, `Chat`; `Store` is all three
+with `open`/`close`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
-from codebreakers.store.base import Store
-from codebreakers.store.sql import SqlStore
+from codebreakers.store import dialects
+from codebreakers.store.base import Chat, GameLog, Rooms, Store, StoreBusy
 
 DB_FILENAME = "codebreakers.db"
 
@@ -20,7 +21,7 @@ def default_url() -> str:
 
 def open_store(url: str | None) -> Store:
     """A store for `url` (None: the default SQLite file); call `await store.open()` next."""
-    return SqlStore(url or default_url())
+    return dialects.adapter(url or default_url())
 
 
-__all__ = ["Store", "default_url", "open_store"]
+__all__ = ["Chat", "GameLog", "Rooms", "Store", "StoreBusy", "default_url", "open_store"]

@@ -1,9 +1,15 @@
-"""The game log behind one interface, so SQLite (default) and PostgreSQL are interchangeable.
+"""The store's ports and their row types: what the server sees of the database.
 
-Rooms are small JSON documents updated with an optimistic version check; games are a setup plus
-an append-only list of actions whose `version` (1, 2, ...) is checked inside the transaction that
-appends, so two nodes can never both apply an action at the same version. Chat lines belong to a
-room and carry a per-room sequence number.
+Three narrow ports, one per kind of data, so code can ask for only what it uses:
+
+- `GameLog`: games as a setup plus an append-only list of actions whose `version` (1, 2, ...)
+  is checked inside the transaction that appends, so two nodes can never both apply an action
+  at the same version;
+- `Rooms`: small JSON documents updated with an optimistic version check;
+- `Chat`: lines that belong to a room and carry a per-room sequence number.
+
+`Store` is all three with `open`/`close`: what `open_store` returns and a node holds. Each
+database has one adapter that implements it (`sqlite.py`, `postgres.py`).
 """
 
 from __future__ import annotations
@@ -16,8 +22,13 @@ JSON = dict[str, Any]
 
 
 class StoreBusy(Exception):
-    """The database had no connection free in time (too many calls waiting): nothing was
-    done, and the same call may be tried again."""
+    """The database could not take the call in time: nothing was done, and the same call may
+    be tried again.
+
+    Raised by the adapters once their own bounded wait is over: on SQLite after another
+    process held the write lock for `sqlite.BUSY_TIMEOUT_MS` (the adapter tries again with
+    backoff meanwhile), on PostgreSQL when no pooled connection came free in
+    `postgres.POOL_TIMEOUT_S`. It is the one overload error a caller has to know."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +94,41 @@ class AppendResult(Enum):
     DUPLICATE = "duplicate"  # (game, seat, client_action_id) was already appended
 
 
-class Store(Protocol):
-    async def open(self) -> None:
-        """Connect and bring the schema to the newest Alembic revision."""
+class GameLog(Protocol):
+    """Games and their action log."""
+
+    async def create_game(
+        self, game_id: str, room_code: str, game: str, setup: JSON, now: float
+    ) -> None: ...
+
+    async def load_game(self, game_id: str) -> GameRow | None:
+        """The game with every action, in version order."""
         ...
 
-    async def close(self) -> None: ...
+    async def append_action(self, game_id: str, row: ActionRow) -> AppendResult:
+        """Append `row` when the game's last version is `row.version - 1`, in one transaction;
+        LookupError for an unknown game."""
+        ...
+
+    async def actions_since(self, game_id: str, version: int) -> list[ActionRow]:
+        """Actions with a version above `version`, in order."""
+        ...
+
+    async def find_action(
+        self, game_id: str, seat: str, client_action_id: str
+    ) -> ActionRow | None: ...
+
+    async def finish_game(self, game_id: str, outcome: JSON) -> None:
+        """Mark the game over with its outcome; LookupError for an unknown game."""
+        ...
+
+    async def live_games(self) -> list[str]:
+        """Ids of games not over, oldest first: to re-arm timers and bots after a restart."""
+        ...
+
+
+class Rooms(Protocol):
+    """Rooms as versioned documents, and how far a room has gone."""
 
     async def create_room(self, row: RoomRow) -> bool:
         """False when the code is taken."""
@@ -109,31 +149,18 @@ class Store(Protocol):
         """Replace the room's data when its version is still `expected_version` (then +1)."""
         ...
 
-    async def list_rooms(self, *, public: bool, waiting: bool, limit: int) -> list[RoomRow]: ...
-
-    async def create_game(
-        self, game_id: str, room_code: str, game: str, setup: JSON, now: float
-    ) -> None: ...
-
-    async def load_game(self, game_id: str) -> GameRow | None:
-        """The game with every action, in version order."""
+    async def list_rooms(self, *, public: bool, waiting: bool, limit: int) -> list[RoomRow]:
+        """Most recently updated first."""
         ...
 
-    async def append_action(self, game_id: str, row: ActionRow) -> AppendResult:
-        """Append `row` when the game's last version is `row.version - 1`, in one transaction."""
+    async def room_head(self, room_code: str, game_id: str | None) -> RoomHead | None:
+        """The room's versions (its own, the game's, its chat's) in one read; None for an
+        unknown room."""
         ...
 
-    async def actions_since(self, game_id: str, version: int) -> list[ActionRow]: ...
 
-    async def find_action(
-        self, game_id: str, seat: str, client_action_id: str
-    ) -> ActionRow | None: ...
-
-    async def finish_game(self, game_id: str, outcome: JSON) -> None: ...
-
-    async def live_games(self) -> list[str]:
-        """Ids of games not over, to re-arm timers and bots after a restart."""
-        ...
+class Chat(Protocol):
+    """Chat lines of a room."""
 
     async def append_chat(
         self,
@@ -146,7 +173,7 @@ class Store(Protocol):
         at: float,
         client_id: str | None = None,
     ) -> ChatLine:
-        """Store a line with the room's next sequence number.
+        """Store a line with the room's next sequence number; LookupError for an unknown room.
 
         When `(room_code, seat, client_id)` was stored already, the line stored then is returned
         unchanged (a retried message is never stored twice, also across restarts).
@@ -158,10 +185,19 @@ class Store(Protocol):
         restarts and nodes (migration 0003)."""
         ...
 
-    async def chat_since(self, room_code: str, seq: int, limit: int = 500) -> list[ChatLine]: ...
+    async def chat_since(self, room_code: str, seq: int, limit: int = 500) -> list[ChatLine]:
+        """Lines after `seq`, oldest first, at most `limit` of them."""
+        ...
 
     async def chat_of_game(self, game_id: str) -> list[ChatLine]: ...
 
-    async def room_head(self, room_code: str, game_id: str | None) -> RoomHead | None:
-        """The room's versions in one read (None for an unknown room)."""
+
+class Store(GameLog, Rooms, Chat, Protocol):
+    """The three ports over one database, with its life cycle."""
+
+    async def open(self) -> None:
+        """Connect and bring the schema to the newest Alembic revision; a failure (database
+        unreachable, bad schema) leaves it closed."""
         ...
+
+    async def close(self) -> None: ...

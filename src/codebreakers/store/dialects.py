@@ -1,7 +1,9 @@
-"""Which database a URL names, and the runner that executes the store's queries on it.
+"""Which database a URL names: the store's adapter for it, and the SQLAlchemy runner that
+migrations and tools use on it.
 
-Everything that differs between SQLite and PostgreSQL lives in the two runners (`sqlite.py`,
-`postgres.py`); the SQL itself is written once, in `queries.py`.
+Everything that differs between SQLite and PostgreSQL lives in their two adapters
+(`sqlite/`, `postgres/`), each with its own SQL; SQLAlchemy serves only the schema
+(`schema.py`, Alembic migrations) and tools that want a SQLAlchemy connection (`runner`).
 """
 
 from __future__ import annotations
@@ -9,19 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 
-from codebreakers.store.postgres import PostgresRunner
-from codebreakers.store.sqlite import SqliteRunner, SqliteStoreRunner
+from codebreakers.store.base import Store
+from codebreakers.store.postgres.engine import PostgresRunner
+from codebreakers.store.sqlite import SqliteFile, SqliteRunner, SqliteStore
 
 T = TypeVar("T")
 
 
 class Runner(Protocol):
-    """Runs a query function `work(connection, *args)` in a transaction of its own.
-
-    The connection is SQLAlchemy's, except in `store_runner`'s SQLite runner: a `queries.Db`.
-    """
+    """Runs `work(connection, *args)`, on a SQLAlchemy Connection, in a transaction of its own:
+    for migrations and tools, never for the store's own queries."""
 
     async def open(self) -> None: ...
 
@@ -36,18 +37,26 @@ class Runner(Protocol):
         ...
 
 
+def adapter(url: str) -> Store:
+    """The store for sqlite:/// (any driver) or postgresql:// / postgres:// URLs."""
+    parsed, backend = _parse(url)
+    if backend == "sqlite":
+        return SqliteStore(_sqlite_file(parsed))
+    # Imported here: asyncpg is needed only by a node that uses PostgreSQL.
+    from codebreakers.store.postgres.store import PostgresStore
+
+    return PostgresStore(parsed)
+
+
 def runner(url: str) -> Runner:
-    """The runner for sqlite:/// (any driver) or postgresql:// / postgres:// URLs."""
-    return _runner(url, SqliteRunner)
+    """A SQLAlchemy runner on the same database (same URLs as `adapter`)."""
+    parsed, backend = _parse(url)
+    if backend == "sqlite":
+        return SqliteRunner(_sqlite_file(parsed))
+    return PostgresRunner(parsed)
 
 
-def store_runner(url: str) -> Runner:
-    """The runner `SqlStore` uses: its work is `queries` functions, which need only a `queries.Db`,
-    so on SQLite they run straight on the driver with writes group-committed (`sqlite.py`)."""
-    return _runner(url, SqliteStoreRunner)
-
-
-def _runner(url: str, sqlite_runner: type[SqliteRunner]) -> Runner:
+def _parse(url: str) -> tuple[URL, str]:
     parsed = make_url(url)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
@@ -56,7 +65,15 @@ def _runner(url: str, sqlite_runner: type[SqliteRunner]) -> Runner:
                 "an in-memory SQLite database can't be shared by the store's connections; "
                 "give a file path (sqlite:///path/to/codebreakers.db)"
             )
-        return sqlite_runner(parsed)
+        return parsed, backend
     if backend in ("postgresql", "postgres"):
-        return PostgresRunner(parsed)
+        return parsed, "postgresql"
     raise ValueError(f"unsupported database URL {url!r}: use sqlite:///path or postgresql://...")
+
+
+def _sqlite_file(url: URL) -> SqliteFile:
+    assert url.database is not None
+    synchronous = url.query.get("synchronous")
+    if synchronous is not None and not isinstance(synchronous, str):
+        raise ValueError(f"synchronous given twice: {synchronous!r}")
+    return SqliteFile.of(url.database, synchronous)

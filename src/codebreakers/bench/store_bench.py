@@ -1,17 +1,18 @@
-"""Measure the store: `python -m codebreakers.store.bench [URL] [--games N] [--actions N]`.
+"""Measure the store: `python -m codebreakers.bench.store_bench [URL] [--games N] [--actions N]`.
 
 Without a URL it uses a fresh SQLite file in a temporary directory; with a PostgreSQL URL it
 writes rooms, games and chat prefixed `bench-` into that database (use a scratch database).
 Prints append latency (one writer), throughput and latency with many games appending at once,
 room updates, chat appends, and the time to load a long game, each with its CPU per operation:
 all threads, and in brackets the event loop's thread alone (the rest is the store's threads).
-Figures go to docs/storage.md.
+Figures go to docs/storage.md (and the machine's load average is printed with them).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import tempfile
 import time
@@ -121,7 +122,8 @@ async def main() -> None:
         store = open_store(url)
         await store.open()
         try:
-            print(f"store bench on {url.split('@')[-1]}")
+            load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+            print(f"store bench on {url.split('@')[-1]} (load average {load})")
             await run(store, args.games, args.actions)
         finally:
             await store.close()

@@ -1,4 +1,4 @@
-"""Measure the bus: `python -m codebreakers.bus.bench [redis://...] [--messages N]`.
+"""Measure the bus: `python -m codebreakers.bench.bus_bench [redis://...] [--messages N]`.
 
 Two buses (two "nodes") on a private channel; node one publishes, and the time until node two's
 listener has each message is recorded: first at a steady pace (latency), then all at once

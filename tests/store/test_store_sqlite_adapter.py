@@ -1,10 +1,10 @@
-"""The SQLite store's own path: statements straight on sqlite3, writes group-committed.
+"""The SQLite adapter's own path: SQL straight on sqlite3, writes group-committed.
 
-Two committers: on the event loop (`synchronous=NORMAL`, the default) and the write thread
-(`synchronous=FULL`, and for the loop's writes while another process holds the write lock).
-The thread's batches are made by parking it in a first write until the others are queued (the
-`runner` fixture, with `?synchronous=full`); `DirectDb.run` is watched to see the transactions
-(BEGIN IMMEDIATE, COMMIT...) they ran.
+One committer, whose batches run on the event loop (`synchronous=NORMAL`, the default) or in a
+write thread of their own (`synchronous=FULL`). The thread's batches are made by parking it in
+a first write until the others are queued (the `runner` fixture, with `?synchronous=full`);
+the write connection's trace callback shows the transactions (BEGIN IMMEDIATE, COMMIT...) they
+ran.
 """
 
 from __future__ import annotations
@@ -17,18 +17,29 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from sqlite3 import IntegrityError
 from typing import Any
 
 import pytest
-from sqlalchemy.exc import IntegrityError
+import sqlalchemy as sa
 
-from codebreakers.store import dialects, migrate, open_store, queries
-from codebreakers.store import sqlite as sqlite_module
-from codebreakers.store.base import ActionRow, AppendResult, ChatLine, RoomRow
-from codebreakers.store.direct import DirectDb
-from codebreakers.store.sqlite import BUSY_TIMEOUT_MS, SqliteStoreRunner
+from codebreakers.store import dialects, open_store, schema
+from codebreakers.store.base import ActionRow, AppendResult, ChatLine, RoomRow, StoreBusy
+from codebreakers.store.sqlite import BUSY_TIMEOUT_MS, SqliteFile, SqliteStore, queries
+from codebreakers.store.sqlite import store as sqlite_store_module
 
 pytestmark = pytest.mark.anyio
+
+# The statements that shape transactions; the trace callback sees the queries' too.
+TRANSACTION_STATEMENTS = {
+    "BEGIN",
+    "BEGIN IMMEDIATE",
+    "COMMIT",
+    "ROLLBACK",
+    "SAVEPOINT write",
+    "ROLLBACK TO write",
+    "RELEASE write",
+}
 
 
 def room(code: str) -> RoomRow:
@@ -45,37 +56,54 @@ def url(tmp_path: Path) -> str:
 
 
 @asynccontextmanager
-async def migrated(url: str) -> AsyncIterator[SqliteStoreRunner]:
-    """The store's runner on `url`, open, with the schema in place; closed afterwards."""
-    opened = dialects.store_runner(url)
-    assert isinstance(opened, SqliteStoreRunner)
+async def migrated(url: str) -> AsyncIterator[SqliteStore]:
+    """The SQLite store on `url`, open (so migrated); closed afterwards."""
+    opened = open_store(url)
+    assert isinstance(opened, SqliteStore)
     await opened.open()
     try:
-        await opened.schema_change(migrate.upgrade)
         yield opened
     finally:
         await opened.close()
 
 
 @pytest.fixture
-async def runner(url: str) -> AsyncIterator[SqliteStoreRunner]:
+async def runner(url: str) -> AsyncIterator[SqliteStore]:
     """A store whose writes go to the write thread."""
     async with migrated(f"{url}?synchronous=full") as opened:
         yield opened
 
 
-@pytest.fixture
-def statements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every driver statement (BEGIN, SAVEPOINT, COMMIT...) the direct path runs."""
-    ran: list[str] = []
-    run = DirectDb.run
+def writer_of(store: SqliteStore) -> sqlite3.Connection:
+    assert store._committer is not None
+    return store._committer.db
 
-    def watched(self: DirectDb, sql: str) -> None:
-        ran.append(sql)
-        run(self, sql)
 
-    monkeypatch.setattr(DirectDb, "run", watched)
+class Statements(list[str]):
+    """The transaction statements the write connection runs; `hold` is called before each
+    runs, in the thread that runs it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hold: Callable[[str], None] = lambda sql: None
+
+    def __call__(self, sql: str) -> None:
+        if sql in TRANSACTION_STATEMENTS:
+            self.hold(sql)
+            self.append(sql)
+
+
+def watch(store: SqliteStore) -> Statements:
+    ran = Statements()
+    writer_of(store).set_trace_callback(ran)
     return ran
+
+
+@pytest.fixture
+def statements(request: pytest.FixtureRequest) -> Statements:
+    """Every transaction statement (BEGIN, SAVEPOINT, COMMIT...) of the test's store's writer."""
+    store = request.getfixturevalue("on_loop" if "on_loop" in request.fixturenames else "runner")
+    return watch(store)
 
 
 class Parked:
@@ -90,14 +118,14 @@ class Parked:
         assert self.release.wait(10)
         return "parked"
 
-    async def park(self, runner: SqliteStoreRunner) -> asyncio.Task[str]:
+    async def park(self, runner: SqliteStore) -> asyncio.Task[str]:
         task = asyncio.create_task(runner.write(self))
         assert await asyncio.to_thread(self.started.wait, 10)
         return task
 
 
 async def queue_up(*writes: Any) -> list[asyncio.Task[Any]]:
-    """Tasks for `writes`, each already queued for the write thread."""
+    """Tasks for `writes`, each already queued for the committer."""
     tasks = [asyncio.ensure_future(w) for w in writes]
     await asyncio.sleep(0)
     return tasks
@@ -109,7 +137,7 @@ def insert_then_fail(db: Any) -> None:
 
 
 async def test_queued_writes_commit_together_and_a_failing_one_undoes_only_itself(
-    runner: SqliteStoreRunner, statements: list[str]
+    runner: SqliteStore, statements: Statements
 ) -> None:
     await runner.write(queries.create_room, room("R"))
     await runner.write(queries.create_game, "g1", "R", "decrypto", {}, 1.0)
@@ -118,7 +146,7 @@ async def test_queued_writes_commit_together_and_a_failing_one_undoes_only_itsel
     statements.clear()
     tasks = await queue_up(
         runner.write(queries.append_action, "g1", act(1, "a")),
-        runner.write(queries.create_room, room("R")),  # taken: IntegrityError
+        runner.write(queries.create_game, "g1", "R", "decrypto", {}, 1.0),  # IntegrityError
         runner.write(insert_then_fail),
         runner.write(queries.append_action, "nope", act(1)),  # unknown game: LookupError
         runner.write(queries.append_action, "g1", act(2, "b")),
@@ -149,22 +177,20 @@ async def test_queued_writes_commit_together_and_a_failing_one_undoes_only_itsel
 
 
 async def test_no_write_is_answered_before_its_commit(
-    runner: SqliteStoreRunner, statements: list[str], monkeypatch: pytest.MonkeyPatch
+    runner: SqliteStore, statements: Statements
 ) -> None:
     """Each COMMIT is held until the test lets it go: first a lone write's, then a batch's."""
     await runner.write(queries.create_room, room("R"))
     statements.clear()
     committing: queue.SimpleQueue[None] = queue.SimpleQueue()
     go_on = threading.Semaphore(0)
-    run = DirectDb.run  # already watched by `statements`
 
-    def held_commit(self: DirectDb, sql: str) -> None:
+    def held_commit(sql: str) -> None:
         if sql == "COMMIT":
             committing.put(None)
             assert go_on.acquire(timeout=10)
-        run(self, sql)
 
-    monkeypatch.setattr(DirectDb, "run", held_commit)
+    statements.hold = held_commit
 
     def update(version: int) -> Any:
         return runner.write(queries.update_room, "R", version, {"v": version}, True, True, 2.0)
@@ -187,11 +213,11 @@ async def test_no_write_is_answered_before_its_commit(
 
 def orphan_found_at_commit(db: Any) -> None:
     """A game of no room, its foreign key checked only at COMMIT (which then fails)."""
-    db.run("PRAGMA defer_foreign_keys = ON")
+    db.execute("PRAGMA defer_foreign_keys = ON")
     queries.create_game(db, "orphan", "NOWHERE", "decrypto", {}, 1.0)
 
 
-async def test_a_failed_commit_fails_every_write_of_the_batch(runner: SqliteStoreRunner) -> None:
+async def test_a_failed_commit_fails_every_write_of_the_batch(runner: SqliteStore) -> None:
     await runner.write(queries.create_room, room("R"))
     parked = Parked()
     first = await parked.park(runner)
@@ -211,7 +237,7 @@ async def test_a_failed_commit_fails_every_write_of_the_batch(runner: SqliteStor
 
 
 async def test_a_write_cancelled_while_queued_never_runs_one_running_completes(
-    runner: SqliteStoreRunner,
+    runner: SqliteStore,
 ) -> None:
     parked = Parked()
 
@@ -300,6 +326,7 @@ async def fill(write: Callable[..., Any]) -> list[Any]:
     return [
         await write(queries.create_room, room("R")),
         await write(queries.create_room, room("S")),
+        await write(queries.create_room, room("S")),  # taken
         await write(queries.update_room, "R", 1, {"k": [1.5, None, "é"]}, False, True, 2),
         await write(queries.update_room, "R", 1, {}, False, True, 2.0),
         await write(queries.create_game, "g1", "R", "decrypto", {"seed": 7}, 3.0),
@@ -324,70 +351,84 @@ async def read_everything(read: Callable[..., Any]) -> list[Any]:
         await read(queries.load_game, "g2"),
         await read(queries.actions_since, "g1", 1),
         await read(queries.find_action, "g1", "white:0", "c"),
-        await read(queries.explain_append_conflict, "g1", act(2, "c")),
         await read(queries.live_games),
         await read(queries.chat_since, "R", 1, 5),
         await read(queries.chat_of_game, "g1"),
+        await read(queries.room_head, "R", "g1"),
     ]
 
 
-async def test_direct_statements_store_and_return_what_sqlalchemy_does(tmp_path: Path) -> None:
-    """The same writes through the direct path and through SQLAlchemy answer the same and leave
-    the same bytes in the tables; either path reads either file back the same."""
-    urls = [f"sqlite:///{tmp_path / name}.db" for name in ("direct", "sqlalchemy")]
-    runners = [[dialects.store_runner(u), dialects.runner(u)] for u in urls]
-    for pair in runners:
-        for r in pair:
-            await r.open()
-    try:
-        for direct, _ in runners:
-            await direct.schema_change(migrate.upgrade)
-        written = [await fill(runners[0][0].write), await fill(runners[1][1].write)]
-        assert written[0] == written[1]
-        assert written[0][2:4] == [True, False]
-
-        def dump(conn: Any) -> list[Any]:
-            return [
-                tuple(row)
-                for table in ("rooms", "games", "actions", "chat")
-                for row in conn.exec_driver_sql(f"SELECT * FROM {table} ORDER BY 1, 2")
-            ]
-
-        assert await runners[0][1].read(dump) == await runners[1][1].read(dump)
-        seen = [await read_everything(r.read) for pair in runners for r in pair]
-        assert all(s == seen[0] for s in seen), seen
-        assert seen[0][0].data == {"k": [1.5, None, "é"]} and seen[0][0].public is False
-    finally:
-        for pair in runners:
-            for r in pair:
-                await r.close()
+def as_sqlalchemy_reads(conn: sa.Connection) -> dict[str, list[Any]]:
+    """Every table through SQLAlchemy Core and schema.py's column types (JSON, Boolean, Float)."""
+    return {
+        t.name: [r._asdict() for r in conn.execute(sa.select(t).order_by(*t.primary_key))]
+        for t in (schema.rooms, schema.games, schema.actions, schema.chat)
+    }
 
 
-def pragmas(db: Any) -> list[Any]:
-    names = ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")
-    return [db.raw.execute(f"PRAGMA {name}").fetchone()[0] for name in names]
+def copy_through_sqlalchemy(conn: sa.Connection, tables: dict[str, list[Any]]) -> None:
+    """Insert the rows with SQLAlchemy's own JSON encoder (the standard library's, as the files
+    of versions before the direct path hold: `\\u` escapes)."""
+    for t in (schema.rooms, schema.games, schema.actions, schema.chat):
+        if tables[t.name]:
+            conn.execute(sa.insert(t), tables[t.name])
 
 
-@pytest.mark.parametrize(
-    ("query", "synchronous", "write_busy_ms"),
-    [("", 1, 0), ("?synchronous=full", 2, BUSY_TIMEOUT_MS)],
-)
-async def test_the_direct_connections_are_configured_like_the_engine(
-    tmp_path: Path, query: str, synchronous: int, write_busy_ms: int
-) -> None:
-    """...but for the busy timeout of the loop's writer, which must never wait for a lock."""
-    runner = dialects.store_runner(f"sqlite:///{tmp_path / 'x.db'}{query}")
+async def through_sqlalchemy(url: str, work: Callable[[sa.Connection], Any]) -> Any:
+    runner = dialects.runner(url)
     await runner.open()
     try:
-        expected = ["wal", synchronous, BUSY_TIMEOUT_MS, 1]
-        assert await runner.read(pragmas) == expected
-        assert await runner.write(pragmas) == [*expected[:2], write_busy_ms, 1]
+        return await runner.read(work)
     finally:
         await runner.close()
 
 
+async def test_the_adapter_stores_and_reads_what_sqlalchemy_does(tmp_path: Path) -> None:
+    """What the adapter writes reads back through SQLAlchemy's column types as it was given, and
+    rows SQLAlchemy writes (with its default JSON encoder) read back through the adapter the
+    same: the files of earlier versions, written through SQLAlchemy, stay readable."""
+    urls = [f"sqlite:///{tmp_path / name}.db" for name in ("adapter", "sqlalchemy")]
+    async with migrated(urls[0]) as first, migrated(urls[1]) as second:
+        written = await fill(first.write)
+        assert written[2:5] == [False, True, False]  # a taken code; one update of two
+        tables = await through_sqlalchemy(urls[0], as_sqlalchemy_reads)
+        assert tables["rooms"][0]["data"] == {"k": [1.5, None, "é"]}
+        assert tables["rooms"][0]["public"] is False and tables["games"][0]["over"] is True
+        assert tables["games"][1]["outcome"] is None
+
+        plain = sa.create_engine(f"sqlite:///{tmp_path / 'sqlalchemy.db'}")  # stdlib json
+        with plain.begin() as conn:
+            copy_through_sqlalchemy(conn, tables)
+        plain.dispose()
+        with sqlite3.connect(tmp_path / "sqlalchemy.db") as raw:
+            (stored,) = raw.execute("SELECT data FROM rooms WHERE code = 'R'").fetchone()
+        assert "\\u00e9" in stored
+
+        seen = [await read_everything(first.read), await read_everything(second.read)]
+        assert seen[0] == seen[1]
+        assert seen[0][0].data == {"k": [1.5, None, "é"]} and seen[0][0].public is False
+        assert await through_sqlalchemy(urls[1], as_sqlalchemy_reads) == tables
+
+
+def pragmas(db: Any) -> list[Any]:
+    names = ("journal_mode", "synchronous", "busy_timeout", "foreign_keys")
+    return [db.execute(f"PRAGMA {name}").fetchone()[0] for name in names]
+
+
+@pytest.mark.parametrize(("query", "synchronous"), [("", 1), ("?synchronous=full", 2)])
+async def test_the_adapters_connections_are_configured_like_the_engine(
+    tmp_path: Path, query: str, synchronous: int
+) -> None:
+    """...but for the busy timeout of the writer, which waits for a lock on its own (with
+    backoff in the committer) and so never inside SQLite."""
+    async with migrated(f"sqlite:///{tmp_path / 'x.db'}{query}") as store:
+        expected = ["wal", synchronous, BUSY_TIMEOUT_MS, 1]
+        assert await store.read(pragmas) == expected
+        assert await store.write(pragmas) == [*expected[:2], 0, 1]
+
+
 @pytest.fixture
-async def on_loop(url: str) -> AsyncIterator[SqliteStoreRunner]:
+async def on_loop(url: str) -> AsyncIterator[SqliteStore]:
     """A store whose writes commit on the event loop (the default)."""
     async with migrated(url) as opened:
         yield opened
@@ -401,7 +442,7 @@ def thread_of(work: Callable[[Any], Any]) -> Callable[[Any], tuple[int, Any]]:
 
 
 async def test_writes_of_one_loop_round_commit_together_on_the_loop(
-    on_loop: SqliteStoreRunner, statements: list[str]
+    on_loop: SqliteStore, statements: Statements
 ) -> None:
     tasks = await queue_up(
         on_loop.write(thread_of(lambda db: queries.create_room(db, room("A")))),
@@ -419,7 +460,7 @@ async def test_writes_of_one_loop_round_commit_together_on_the_loop(
 
 
 async def test_a_batch_whose_writes_all_succeed_runs_without_savepoints(
-    on_loop: SqliteStoreRunner, statements: list[str]
+    on_loop: SqliteStore, statements: Statements
 ) -> None:
     await on_loop.write(queries.create_room, room("R"))
     await on_loop.write(queries.create_game, "g1", "R", "decrypto", {}, 1.0)
@@ -438,9 +479,11 @@ async def test_a_batch_whose_writes_all_succeed_runs_without_savepoints(
     assert game is not None and game.actions == [act(1, "a"), act(2, "b")]
 
 
-async def test_a_write_waits_in_the_write_thread_while_another_process_holds_the_lock(
-    on_loop: SqliteStoreRunner, url: str
+async def test_a_write_waits_beside_the_loop_while_another_process_holds_the_lock(
+    on_loop: SqliteStore, url: str
 ) -> None:
+    """The committer tries again with backoff; the loop goes on meanwhile, and the write
+    commits (on the loop) once the lock is free."""
     rival = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
     try:
         rival.execute("BEGIN IMMEDIATE")  # another process's write transaction
@@ -453,26 +496,49 @@ async def test_a_write_waits_in_the_write_thread_while_another_process_holds_the
         assert not write.done()
         rival.execute("COMMIT")
         ident, _ = await asyncio.wait_for(write, 10)
-        assert ident != threading.get_ident()  # the write thread waited its turn
+        assert ident == threading.get_ident()  # it waited its turn, then ran on the loop
     finally:
         rival.close()
     assert await on_loop.read(queries.load_room, "W") == room("W")
 
 
+@pytest.mark.parametrize("query", ["", "?synchronous=full"])
+async def test_a_lock_held_past_the_busy_timeout_fails_the_write_busy(
+    tmp_path: Path, query: str
+) -> None:
+    """Once the bounded wait is over the write fails with StoreBusy, having done nothing; the
+    store goes on once the lock is free."""
+    path = tmp_path / "x.db"
+    store = SqliteStore(SqliteFile.of(str(path), query.partition("=")[2] or None), 300)
+    await store.open()
+    rival = sqlite3.connect(path, isolation_level=None)
+    try:
+        rival.execute("BEGIN IMMEDIATE")
+        started = time.perf_counter()
+        with pytest.raises(StoreBusy, match="write lock"):
+            await store.create_room(room("B"))
+        assert 0.2 < time.perf_counter() - started < 5
+        rival.execute("COMMIT")
+        assert await store.load_room("B") is None
+        assert await store.create_room(room("B"))
+    finally:
+        rival.close()
+        await store.close()
+
+
 async def test_checkpoints_run_beside_the_loop_and_not_in_its_commits(
     url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sqlite_module, "CHECKPOINT_EVERY_S", 0.02)
+    monkeypatch.setattr(sqlite_store_module, "CHECKPOINT_EVERY_S", 0.02)
     async with migrated(url) as store:
-        auto = await store.write(lambda db: db.raw.execute("PRAGMA wal_autocheckpoint").fetchone())
+        auto = await store.write(lambda db: db.execute("PRAGMA wal_autocheckpoint").fetchone())
         assert auto == (0,)
-        for code in ("C1", "C2", "C3"):
+        for code in ("C1", "C2", "C3", "C4"):
+            await asyncio.sleep(0.03)
             await store.write(queries.create_room, room(code))
-        checkpointer = store._checkpointer
-        assert checkpointer is not None
         for _ in range(100):
-            if checkpointer.passes >= 2:
+            if store.checkpoints >= 2:
                 break
             await asyncio.sleep(0.02)
-        assert checkpointer.passes >= 2
-    assert store._checkpointer is None  # stopped with the store
+        assert store.checkpoints >= 2
+    assert store._readers is None  # stopped with the store

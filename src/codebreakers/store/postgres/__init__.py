@@ -1,0 +1,12 @@
+"""The PostgreSQL adapter (for several nodes): `store.PostgresStore` on asyncpg directly, and
+the SQLAlchemy engine that migrations and tools use on the same database
+(`engine.PostgresRunner`).
+
+| module | job |
+|---|---|
+| `queries.py` | every query, as PostgreSQL SQL on an asyncpg connection |
+| `store.py` | `PostgresStore`: the ports, the connection pool, busy handling |
+| `engine.py` | `PostgresRunner`: a SQLAlchemy engine for Alembic and tools |
+
+Nothing is imported here, so that `asyncpg` is loaded only by a node that uses PostgreSQL.
+"""

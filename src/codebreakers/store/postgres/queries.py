@@ -1,0 +1,314 @@
+"""Every query of the PostgreSQL adapter, as PostgreSQL SQL on an asyncpg connection.
+
+Each function is one unit of work; `store.py` runs a write inside a transaction, a read on its
+own (each statement of a read sees the latest commits, as under READ COMMITTED in a
+transaction). asyncpg prepares each statement once per connection and keeps it
+(`statement_cache_size`), and JSONB columns go through the msgspec codec `store.py` installs
+on every connection.
+
+Appends are serialised by the database: an action row's primary key is (game_id, version). Two
+nodes appending the same version can both pass the insert's conditions (READ COMMITTED runs
+them side by side); the primary key or the client-action unique index then lets exactly one
+insert commit, the other raises `UniqueViolationError`, and the adapter asks
+`explain_append_conflict`. Chat sequence numbers are chosen here, so a conflict there must never
+surface: the room row is locked first, FOR NO KEY UPDATE, which doesn't block foreign-key
+checks from new games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+
+from codebreakers.store.base import (
+    JSON,
+    ActionRow,
+    AppendResult,
+    ChatLine,
+    GameRow,
+    RoomHead,
+    RoomRow,
+)
+
+# Rooms
+
+_ROOM_COLUMNS = "code, game, data, version, public, waiting, created_at, updated_at"
+
+
+def _room(r: asyncpg.Record) -> RoomRow:
+    return RoomRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
+
+
+async def create_room(db: asyncpg.Connection, row: RoomRow) -> bool:
+    """False when the code is taken (nothing written)."""
+    status = await db.execute(
+        f"INSERT INTO rooms ({_ROOM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+        " ON CONFLICT (code) DO NOTHING",
+        row.code,
+        row.game,
+        row.data,
+        row.version,
+        row.public,
+        row.waiting,
+        row.created_at,
+        row.updated_at,
+    )
+    return bool(status == "INSERT 0 1")
+
+
+async def load_room(db: asyncpg.Connection, code: str) -> RoomRow | None:
+    found = await db.fetchrow(f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE code = $1", code)
+    return None if found is None else _room(found)
+
+
+async def update_room(
+    db: asyncpg.Connection,
+    code: str,
+    expected_version: int,
+    data: JSON,
+    public: bool,
+    waiting: bool,
+    now: float,
+) -> bool:
+    status = await db.execute(
+        "UPDATE rooms SET data = $1, version = version + 1, public = $2, waiting = $3,"
+        " updated_at = $4 WHERE code = $5 AND version = $6",
+        data,
+        public,
+        waiting,
+        now,
+        code,
+        expected_version,
+    )
+    return bool(status == "UPDATE 1")
+
+
+async def list_rooms(
+    db: asyncpg.Connection, public: bool, waiting: bool, limit: int
+) -> list[RoomRow]:
+    """Most recently updated first."""
+    rows = await db.fetch(
+        f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE public = $1 AND waiting = $2"
+        " ORDER BY updated_at DESC, code LIMIT $3",
+        public,
+        waiting,
+        limit,
+    )
+    return [_room(r) for r in rows]
+
+
+async def room_head(db: asyncpg.Connection, room_code: str, game_id: str | None) -> RoomHead | None:
+    found = await db.fetchrow(
+        "SELECT version,"
+        " (SELECT coalesce(max(version), 0) FROM actions WHERE game_id = $2::text),"
+        " (SELECT coalesce(max(seq), 0) FROM chat WHERE room_code = $1)"
+        " FROM rooms WHERE code = $1",
+        room_code,
+        game_id,
+    )
+    return None if found is None else RoomHead(found[0], found[1], found[2])
+
+
+# Games and their action log
+
+_ACTION_COLUMNS = "version, seat, client_action_id, action, at"
+
+
+def _action(r: asyncpg.Record) -> ActionRow:
+    return ActionRow(r[0], r[1], r[2], r[3], r[4])
+
+
+async def create_game(
+    db: asyncpg.Connection, game_id: str, room_code: str, game: str, setup: JSON, now: float
+) -> None:
+    await db.execute(
+        "INSERT INTO games (id, room_code, game, setup, created_at, over, outcome)"
+        " VALUES ($1, $2, $3, $4, $5, false, NULL)",
+        game_id,
+        room_code,
+        game,
+        setup,
+        now,
+    )
+
+
+async def load_game(db: asyncpg.Connection, game_id: str) -> GameRow | None:
+    found = await db.fetchrow(
+        "SELECT id, room_code, game, setup, created_at, over, outcome FROM games WHERE id = $1",
+        game_id,
+    )
+    if found is None:
+        return None
+    actions = await actions_since(db, game_id, 0)
+    return GameRow(found[0], found[1], found[2], found[3], found[4], found[5], found[6], actions)
+
+
+# The append in one statement: the row goes in only when the game exists, its last version is
+# the one before and the client action is new. A NULL client action id equals nothing, so an
+# action without one is never a duplicate.
+_APPEND_IF_NEXT = (
+    f"INSERT INTO actions (game_id, {_ACTION_COLUMNS})"
+    " SELECT $1::text, $2::integer, $3::text, $4::text, $5::jsonb, $6::double precision"
+    " WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"
+    " AND (SELECT coalesce(max(version), 0) FROM actions WHERE game_id = $1) = $2 - 1"
+    " AND NOT EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seat = $3"
+    " AND client_action_id = $4)"
+)
+# Why an append inserted nothing: no row for an unknown game, else whether it was a retry.
+_WHY_NOT_APPENDED = (
+    "SELECT EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seat = $2"
+    " AND client_action_id = $3::text) FROM games WHERE id = $1"
+)
+
+
+async def append_action(db: asyncpg.Connection, game_id: str, row: ActionRow) -> AppendResult:
+    """Append when the last version is `row.version - 1`; LookupError for an unknown game.
+
+    A retried client action is a DUPLICATE whatever version it now carries. The checks and the
+    insert are one statement; a rival committing meanwhile makes it raise
+    `UniqueViolationError` (the caller then asks `explain_append_conflict`). When nothing was
+    inserted, a second query says why.
+    """
+    status = await db.execute(
+        _APPEND_IF_NEXT, game_id, row.version, row.seat, row.client_action_id, row.action, row.at
+    )
+    if status == "INSERT 0 1":
+        return AppendResult.APPENDED
+    found = await db.fetchrow(_WHY_NOT_APPENDED, game_id, row.seat, row.client_action_id)
+    if found is None:
+        raise LookupError(f"no game {game_id!r}")
+    return AppendResult.DUPLICATE if found[0] else AppendResult.VERSION_CONFLICT
+
+
+async def explain_append_conflict(
+    db: asyncpg.Connection, game_id: str, row: ActionRow
+) -> AppendResult:
+    """After an append lost a race: DUPLICATE if the rival stored this very client action."""
+    if row.client_action_id is not None and await find_action(
+        db, game_id, row.seat, row.client_action_id
+    ):
+        return AppendResult.DUPLICATE
+    return AppendResult.VERSION_CONFLICT
+
+
+async def actions_since(db: asyncpg.Connection, game_id: str, version: int) -> list[ActionRow]:
+    """Actions with a version above `version`, in order."""
+    rows = await db.fetch(
+        f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = $1 AND version > $2"
+        " ORDER BY version",
+        game_id,
+        version,
+    )
+    return [_action(r) for r in rows]
+
+
+async def find_action(
+    db: asyncpg.Connection, game_id: str, seat: str, client_action_id: str
+) -> ActionRow | None:
+    found = await db.fetchrow(
+        f"SELECT {_ACTION_COLUMNS} FROM actions"
+        " WHERE game_id = $1 AND seat = $2 AND client_action_id = $3",
+        game_id,
+        seat,
+        client_action_id,
+    )
+    return None if found is None else _action(found)
+
+
+async def finish_game(db: asyncpg.Connection, game_id: str, outcome: JSON) -> None:
+    """Mark the game over with its outcome; LookupError for an unknown game."""
+    status = await db.execute(
+        "UPDATE games SET over = true, outcome = $1 WHERE id = $2", outcome, game_id
+    )
+    if status != "UPDATE 1":
+        raise LookupError(f"no game {game_id!r}")
+
+
+async def live_games(db: asyncpg.Connection) -> list[str]:
+    """Ids of games not over, oldest first."""
+    rows = await db.fetch("SELECT id FROM games WHERE NOT over ORDER BY created_at, id")
+    return [r[0] for r in rows]
+
+
+# Chat
+
+_CHAT_COLUMNS = "room_code, seq, game_id, channel, seat, name, text, at, client_id"
+
+
+def _line(r: Any) -> ChatLine:
+    return ChatLine(r[1], r[0], r[2], r[3], r[4], r[5], r[6], r[7], r[8])
+
+
+async def append_chat(
+    db: asyncpg.Connection,
+    room_code: str,
+    game_id: str | None,
+    channel: str,
+    seat: str | None,
+    name: str,
+    text: str,
+    at: float,
+    client_id: str | None = None,
+) -> ChatLine:
+    """The line with the room's next sequence number, or the line a retry of `client_id` stored
+    already; LookupError for an unknown room."""
+    locked = await db.fetchrow(
+        "SELECT code FROM rooms WHERE code = $1 FOR NO KEY UPDATE", room_code
+    )
+    if locked is None:
+        raise LookupError(f"no room {room_code!r}")
+    if client_id is not None and seat is not None:
+        retried = await find_chat(db, room_code, seat, client_id)
+        if retried is not None:
+            return retried
+    seq = await db.fetchval(
+        "SELECT coalesce(max(seq), 0) + 1 FROM chat WHERE room_code = $1", room_code
+    )
+    line = ChatLine(seq, room_code, game_id, channel, seat, name, text, at, client_id)
+    await db.execute(
+        f"INSERT INTO chat ({_CHAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        room_code,
+        seq,
+        game_id,
+        channel,
+        seat,
+        name,
+        text,
+        at,
+        client_id,
+    )
+    return line
+
+
+async def find_chat(
+    db: asyncpg.Connection, room_code: str, seat: str, client_id: str
+) -> ChatLine | None:
+    """The line `seat` sent with `client_id`, if stored."""
+    found = await db.fetchrow(
+        f"SELECT {_CHAT_COLUMNS} FROM chat WHERE room_code = $1 AND seat = $2 AND client_id = $3",
+        room_code,
+        seat,
+        client_id,
+    )
+    return None if found is None else _line(found)
+
+
+async def chat_since(
+    db: asyncpg.Connection, room_code: str, seq: int, limit: int
+) -> list[ChatLine]:
+    """Lines after `seq`, oldest first, at most `limit` of them."""
+    rows = await db.fetch(
+        f"SELECT {_CHAT_COLUMNS} FROM chat WHERE room_code = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+        room_code,
+        seq,
+        limit,
+    )
+    return [_line(r) for r in rows]
+
+
+async def chat_of_game(db: asyncpg.Connection, game_id: str) -> list[ChatLine]:
+    rows = await db.fetch(
+        f"SELECT {_CHAT_COLUMNS} FROM chat WHERE game_id = $1 ORDER BY seq", game_id
+    )
+    return [_line(r) for r in rows]
