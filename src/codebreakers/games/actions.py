@@ -87,4 +87,5 @@ class ActionDecoder:
                 msgspec.convert(raw[name], hint)
             except msgspec.ValidationError:
                 return Rejection(code, detail)
-        raise AssertionError(f"msgspec refused {raw!r} but accepts every field")
+        # msgspec refused a combination that no single field shows (no kind has one yet)
+        return Rejection(self.malformed, "the fields do not fit together")

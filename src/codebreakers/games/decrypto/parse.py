@@ -39,7 +39,6 @@ GUESS_MAX_CHARS = 60
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
 
 _DECODER = ActionDecoder(KINDS, RejectionCode.MALFORMED_ACTION, RejectionCode.UNKNOWN_ACTION)
-ACTION_TYPES = _DECODER.tags
 
 
 def clean_text(raw: str) -> str:
