@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from codebreakers.campaigns.servers import Node
+from codebreakers.campaigns.killable_nodes import Node
 from e2e.table_driver import DESKTOP, Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from codebreakers.campaigns import abuse, crash, fuzz, leaks, network, upgrade
-from codebreakers.campaigns.servers import cluster
+from codebreakers.campaigns.killable_nodes import cluster
 
 pytestmark = pytest.mark.slow
 
@@ -41,7 +41,7 @@ def test_fuzz_frames_change_nothing() -> None:
             return await fuzz.campaign(c, 3000, 24, seed=13)
 
     summary = asyncio.run(go())
-    assert summary["frames"] >= 2900 and set(summary["kinds"]) == set(fuzz.frames.KINDS)
+    assert summary["frames"] >= 2900 and set(summary["kinds"]) == set(fuzz.junk_frames.KINDS)
     assert fuzz.failures(summary) == [], summary
 
 
@@ -119,7 +119,7 @@ def test_an_old_database_upgrades_with_every_game(backend: str, tmp_path, reques
         url = f"sqlite:///{tmp_path / 'old.db'}"
         summary = asyncio.run(upgrade.campaign(url, 60, random.Random(16).randrange(1000)))
     else:
-        from codebreakers.campaigns.servers import postgres_database
+        from codebreakers.campaigns.killable_nodes import postgres_database
 
         with postgres_database(request.getfixturevalue("postgres_url")) as url:
             summary = asyncio.run(upgrade.campaign(url, 60, 16))

@@ -11,7 +11,7 @@ from server_harness import OPEN, Client, Table, new_room
 from starlette.testclient import TestClient
 
 from codebreakers.bus.redis import RedisBus
-from codebreakers.campaigns.servers import postgres_database
+from codebreakers.campaigns.killable_nodes import postgres_database
 from codebreakers.games.registry import RULES_BY_NAME
 from codebreakers.server.app import create_app
 from codebreakers.server.ops.config import Ports, ServerConfig

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 
 import pytest
 
-from codebreakers.campaigns.servers import admin_sql, postgres_database
+from codebreakers.campaigns.killable_nodes import admin_sql, postgres_database
 from codebreakers.store import open_store
 from codebreakers.store.base import Store
 

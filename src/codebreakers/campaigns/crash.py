@@ -17,8 +17,8 @@ import time
 from typing import Any
 
 from codebreakers.campaigns import report
+from codebreakers.campaigns.killable_nodes import Cluster, cluster
 from codebreakers.campaigns.players import Ledger, Table, open_table
-from codebreakers.campaigns.servers import Cluster, cluster
 from codebreakers.campaigns.verify import check_store
 
 log = logging.getLogger(__name__)

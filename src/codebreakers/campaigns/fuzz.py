@@ -2,7 +2,7 @@
 
 A table of four starts a game and pauses; fuzzing sockets then attach to its room as newcomers,
 as joined spectators and as seated players (by their seat tokens, not the host's) and each sends
-frames one at a time (frames.py), paced under the per-socket rate limit, reading the one reply
+frames one at a time (junk_frames.py), paced under the per-socket rate limit, reading the one reply
 every frame gets. Then:
 
 - every reply is an `ack` or an `error` with a documented code, never `internal_error`;
@@ -30,9 +30,9 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from codebreakers.campaigns import frames, report
+from codebreakers.campaigns import junk_frames, report
+from codebreakers.campaigns.killable_nodes import Cluster, cluster
 from codebreakers.campaigns.players import Ledger, open_table
-from codebreakers.campaigns.servers import Cluster, cluster
 from codebreakers.games.decrypto import REJECTION_CODES
 from codebreakers.server.errors import ERROR_CODES
 
@@ -81,7 +81,7 @@ async def _fuzz_socket(
                 pass
             try:
                 while sent < count:
-                    kind, junk = frames.frame(rng)
+                    kind, junk = junk_frames.frame(rng)
                     tally.sent[kind] += 1
                     sent += 1
                     started = time.monotonic()

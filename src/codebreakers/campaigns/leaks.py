@@ -27,6 +27,7 @@ import msgspec
 
 from codebreakers.campaigns import report
 from codebreakers.campaigns.client import Tab
+from codebreakers.campaigns.killable_nodes import Cluster, cluster
 from codebreakers.campaigns.players import Ledger, open_table
 from codebreakers.campaigns.secrets import (
     Seen,
@@ -35,7 +36,6 @@ from codebreakers.campaigns.secrets import (
     shown_guesses,
     view_leaks,
 )
-from codebreakers.campaigns.servers import Cluster, cluster
 from codebreakers.games.base import Viewer
 from codebreakers.games.decrypto import RULES
 from codebreakers.games.records import export_record, replay

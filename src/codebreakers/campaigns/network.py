@@ -18,9 +18,9 @@ from typing import Any
 
 from codebreakers.campaigns import report
 from codebreakers.campaigns.client import Tab
+from codebreakers.campaigns.killable_nodes import Cluster, cluster
 from codebreakers.campaigns.players import Ledger, Table, open_table
 from codebreakers.campaigns.proxy import FaultyProxy
-from codebreakers.campaigns.servers import Cluster, cluster
 from codebreakers.campaigns.verify import check_store
 
 JSON = dict[str, Any]

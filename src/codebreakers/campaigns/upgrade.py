@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 
 from codebreakers.campaigns import report
-from codebreakers.campaigns.servers import postgres_database
+from codebreakers.campaigns.killable_nodes import postgres_database
 from codebreakers.games.base import Viewer
 from codebreakers.games.decrypto import RULES
 from codebreakers.games.records import fold
