@@ -21,7 +21,7 @@ from starlette.routing import Mount, WebSocketRoute
 
 from codebreakers.server.cluster import shutdown
 from codebreakers.server.cluster.node import Node
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.http import quickplay, static
 from codebreakers.server.http.routes import WEB_DIR, error_response, routes
 from codebreakers.server.http.security import SecurityMiddleware
@@ -32,7 +32,7 @@ from codebreakers.server.ws.endpoint import endpoint
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
-    return error_response(Refused("not_found", f"nothing at {request.url.path}"))
+    return error_response(Refused(ErrorCode.NOT_FOUND, f"nothing at {request.url.path}"))
 
 
 async def _refused(request: Request, exc: Exception) -> Response:

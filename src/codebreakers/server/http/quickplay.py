@@ -21,7 +21,7 @@ from starlette.routing import Route
 
 from codebreakers.games.base import Rejection
 from codebreakers.server.cluster.node import Node
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.http.routes import (
     _bounded_body,
     base_url,
@@ -89,16 +89,16 @@ async def read_body(request: Request, kind: type[T]) -> T:
     try:
         return msgspec.json.decode(body, type=kind)
     except msgspec.ValidationError as exc:
-        raise Refused("bad_message", str(exc)) from None
+        raise Refused(ErrorCode.BAD_MESSAGE, str(exc)) from None
     except msgspec.DecodeError as exc:
-        raise Refused("bad_json", str(exc)) from None
+        raise Refused(ErrorCode.BAD_JSON, str(exc)) from None
 
 
 def options_for(node: Node, game: str, lang: str) -> JSON:
     """The game's options with the word pool in the visitor's language when the game has one."""
     rules = node.ports.rules.get(game)
     if rules is None:
-        raise Refused("unknown_game", f"no game {game!r} here")
+        raise Refused(ErrorCode.UNKNOWN_GAME, f"no game {game!r} here")
     in_lang = rules.check_options({"words": lang})
     return {"words": lang} if not isinstance(in_lang, Rejection) else {}
 
@@ -171,7 +171,7 @@ def routes(node: Node) -> list[Route]:
             asked = await read_body(request, PlayNow)
             document.clean_name(asked.name)
             if asked.game not in node.ports.bot_games or node.ports.make_bot is None:
-                raise Refused("bots_unavailable", f"no bots for {asked.game!r} here")
+                raise Refused(ErrorCode.BOTS_UNAVAILABLE, f"no bots for {asked.game!r} here")
             options = options_for(node, asked.game, asked.lang)
             node.ip_guard.new_room(client_address(request))
             hub = await node.create_room(asked.game, options, False, base_url(request))

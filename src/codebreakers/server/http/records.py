@@ -11,7 +11,7 @@ from typing import Any
 
 from codebreakers.games.base import Viewer
 from codebreakers.games.records import export_record
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.config import Ports
 from codebreakers.server.rooms import chat, document
 from codebreakers.server.rooms.tokens import token_hash
@@ -22,10 +22,10 @@ async def record_for(ports: Ports, game_id: str, token: str | None) -> dict[str,
     game = await store.load_game(game_id)
     room = await store.load_room(game.room_code) if game is not None else None
     if game is None or room is None or game.game not in ports.rules:
-        raise Refused("game_not_found", "no game has this id")
+        raise Refused(ErrorCode.GAME_NOT_FOUND, "no game has this id")
     pid = document.player_for_token(room.data, token_hash(token)) if token else None
     if pid is None and not game.over:
-        raise Refused("bad_token", "only the room's players may fetch a game still running")
+        raise Refused(ErrorCode.BAD_TOKEN, "only the room's players may fetch a game still running")
     seats = {seat for team in game.setup["teams"].values() for seat in team}
     seat = pid if pid in seats else None
     viewer = Viewer(seat, seat is None and bool(game.setup["options"].get("open_spectators")))

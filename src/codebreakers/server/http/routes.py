@@ -17,7 +17,7 @@ from starlette.routing import Route
 from starlette.websockets import WebSocket
 
 from codebreakers.server.cluster.node import Node
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.http import readiness, static
 from codebreakers.server.http.records import record_for
 from codebreakers.server.rooms import room_codes
@@ -25,16 +25,16 @@ from codebreakers.server.rooms.hub import RoomHub
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 MAX_BODY = 64 * 1024
-STATUS = {
-    "room_not_found": 404,
-    "game_not_found": 404,
-    "not_found": 404,
-    "bad_token": 401,
-    "bad_origin": 403,
-    "frame_too_large": 413,
-    "bad_content_type": 415,
-    "rate_limited": 429,
-    "busy": 503,
+STATUS: dict[str, int] = {
+    ErrorCode.ROOM_NOT_FOUND: 404,
+    ErrorCode.GAME_NOT_FOUND: 404,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.BAD_TOKEN: 401,
+    ErrorCode.BAD_ORIGIN: 403,
+    ErrorCode.FRAME_TOO_LARGE: 413,
+    ErrorCode.BAD_CONTENT_TYPE: 415,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.BUSY: 503,
 }
 
 
@@ -58,7 +58,9 @@ async def _bounded_body(request: Request) -> bytes:
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise Refused("frame_too_large", f"a request body holds at most {MAX_BODY} bytes")
+            raise Refused(
+                ErrorCode.FRAME_TOO_LARGE, f"a request body holds at most {MAX_BODY} bytes"
+            )
     return bytes(body)
 
 
@@ -91,11 +93,11 @@ def routes(node: Node) -> list[Route]:
             try:
                 asked = msgspec.json.decode(body, type=RoomCreate)
             except msgspec.ValidationError as exc:
-                raise Refused("bad_message", str(exc)) from None
+                raise Refused(ErrorCode.BAD_MESSAGE, str(exc)) from None
             except msgspec.DecodeError as exc:
-                raise Refused("bad_json", str(exc)) from None
+                raise Refused(ErrorCode.BAD_JSON, str(exc)) from None
             except RecursionError:  # msgspec decodes the `Any` options recursively
-                raise Refused("bad_message", "nested too deeply") from None
+                raise Refused(ErrorCode.BAD_MESSAGE, "nested too deeply") from None
             node.ip_guard.new_room(client_address(request))
             hub = await node.create_room(asked.game, asked.options, asked.public, base_url(request))
         except Refused as refused:
@@ -110,7 +112,7 @@ def routes(node: Node) -> list[Route]:
         code = room_codes.normalise(request.path_params["code"])
         hub = await node.hub(code) if code else None
         if hub is None:
-            raise Refused("room_not_found", "no room has this code")
+            raise Refused(ErrorCode.ROOM_NOT_FOUND, "no room has this code")
         return hub
 
     async def room(request: Request) -> Response:

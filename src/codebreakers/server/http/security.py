@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.http.routes import error_response
 
 # The page's own policy (index.html's meta tag), plus what only a header can say.
@@ -69,12 +69,12 @@ def _refusal(scope: Any, public_url: str | None) -> Refused | None:
     origin = headers.get("origin")
     if origin is not None:
         if not same_origin(origin, public_url, scope["scheme"], headers.get("host")):
-            return Refused("bad_origin", "this site's pages only")
+            return Refused(ErrorCode.BAD_ORIGIN, "this site's pages only")
     elif headers.get("sec-fetch-site") == "cross-site":
-        return Refused("bad_origin", "this site's pages only")
+        return Refused(ErrorCode.BAD_ORIGIN, "this site's pages only")
     kind = headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
-        return Refused("bad_content_type", "send the body as application/json")
+        return Refused(ErrorCode.BAD_CONTENT_TYPE, "send the body as application/json")
     return None
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.ratelimit import Bucket
 
 SWEEP_EVERY = 1024  # new addresses between sweeps of idle ones
@@ -89,9 +89,9 @@ class IpGuard:
         entry = self._entry(address)
         cap = self.limits.sockets
         if cap and entry.sockets + entry.pending >= cap:
-            raise Refused("too_many_connections", f"at most {cap} open sockets per address")
+            raise Refused(ErrorCode.TOO_MANY_CONNECTIONS, f"at most {cap} open sockets per address")
         if entry.connects is not None and not entry.connects.take(entry.last_seen):
-            raise Refused("too_many_connections", "too many new sockets; wait a little")
+            raise Refused(ErrorCode.TOO_MANY_CONNECTIONS, "too many new sockets; wait a little")
         entry.sockets += 1
 
     def admit_pending(self, address: str) -> bool:
@@ -129,7 +129,7 @@ class IpGuard:
             return  # off: nothing on this per-frame path
         entry = self._entry(address)
         if entry.frames is not None and not entry.frames.take(entry.last_seen):
-            raise Refused("rate_limited", "too many frames from your address; slow down")
+            raise Refused(ErrorCode.RATE_LIMITED, "too many frames from your address; slow down")
 
     def new_room(self, address: str) -> None:
         """Refused when the address makes rooms faster than allowed."""
@@ -137,7 +137,9 @@ class IpGuard:
             return
         entry = self._entry(address)
         if entry.rooms is not None and not entry.rooms.take(entry.last_seen):
-            raise Refused("rate_limited", "too many new rooms from your address; wait a little")
+            raise Refused(
+                ErrorCode.RATE_LIMITED, "too many new rooms from your address; wait a little"
+            )
 
     def tracked(self) -> int:
         """Addresses in the table (for tests and metrics)."""

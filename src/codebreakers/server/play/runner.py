@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codebreakers.games.base import GameRules, Rejection, Viewer
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.store.base import ActionRow, AppendResult, GameRow, Store
 
 log = logging.getLogger(__name__)
@@ -125,7 +125,7 @@ class GameRunner:
                     self.applied_ids[(seat, client_id)] = found.version
             await self.catch_up(store)
         log.warning("game %s: gave up after %d version conflicts", self.game_id, RETRIES)
-        raise Refused("busy", "the game changed concurrently; send again with the same id")
+        raise Refused(ErrorCode.BUSY, "the game changed concurrently; send again with the same id")
 
     def view(self, seat: str | None, open_spectator: bool) -> JSON:
         return self.rules.view(self.state, self._viewer(seat, open_spectator))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.wire.messages import ChatLineOut
 from codebreakers.store.base import ChatLine
 
@@ -21,9 +21,9 @@ def clean_text(text: str) -> str:
     """Plain text: trimmed, control characters other than newlines refused as empty."""
     text = "".join(c for c in text if c == "\n" or unicodedata.category(c) != "Cc").strip()
     if not text:
-        raise Refused("chat_empty", "a chat line needs some text")
+        raise Refused(ErrorCode.CHAT_EMPTY, "a chat line needs some text")
     if len(text) > MAX_TEXT:
-        raise Refused("chat_too_long", f"a chat line holds at most {MAX_TEXT} characters")
+        raise Refused(ErrorCode.CHAT_TOO_LONG, f"a chat line holds at most {MAX_TEXT} characters")
     return text
 
 
@@ -33,8 +33,8 @@ def store_channel(channel: str, team: str | None) -> str:
     if channel == "team" and team is not None:
         return f"team:{team}"
     if channel == "team":
-        raise Refused("chat_not_allowed", "spectators have no team chat")
-    raise Refused("bad_message", "channel is 'team' or 'all'")
+        raise Refused(ErrorCode.CHAT_NOT_ALLOWED, "spectators have no team chat")
+    raise Refused(ErrorCode.BAD_MESSAGE, "channel is 'team' or 'all'")
 
 
 def to_wire(line: ChatLine) -> ChatLineOut:

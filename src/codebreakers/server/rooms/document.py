@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.rooms.tokens import same_hash
 
 JSON = dict[str, Any]
@@ -69,7 +69,7 @@ def clean_name(name: str) -> str:
         or any(unicodedata.category(c).startswith(_REFUSED_IN_NAMES) for c in name)
         or not name_key(name)
     ):
-        raise Refused("bad_name", f"a name has 1 to {MAX_NAME} printable characters")
+        raise Refused(ErrorCode.BAD_NAME, f"a name has 1 to {MAX_NAME} printable characters")
     return name
 
 
@@ -90,7 +90,7 @@ def _require_free_name(data: JSON, name: str, actor: str | None) -> None:
     """Refused when another player of the room goes by the same name: at a table, names are
     how players tell each other apart in chat and at the seats."""
     if not name_free(data, name, actor):
-        raise Refused("name_taken", "another player in this room has that name")
+        raise Refused(ErrorCode.NAME_TAKEN, "another player in this room has that name")
 
 
 def _bot_name(data: JSON) -> str:
@@ -139,25 +139,25 @@ def _remember(data: JSON, pid: str, action_id: str) -> None:
 
 def _require_host(data: JSON, actor: str) -> None:
     if data["host"] != actor:
-        raise Refused("not_host", "only the host may do this")
+        raise Refused(ErrorCode.NOT_HOST, "only the host may do this")
 
 
 def _require_no_game(data: JSON) -> None:
     if data["status"] == "playing":
-        raise Refused("game_running", "not while a game runs")
+        raise Refused(ErrorCode.GAME_RUNNING, "not while a game runs")
 
 
 def _require_player(data: JSON, pid: str) -> JSON:
     player = data["players"].get(pid)
     if player is None:
-        raise Refused("no_such_player", f"no player {pid!r} in this room")
+        raise Refused(ErrorCode.NO_SUCH_PLAYER, f"no player {pid!r} in this room")
     return player  # type: ignore[no-any-return]
 
 
 def _check_slot(data: JSON, team: str, index: int) -> None:
     slots = data["seats"].get(team)
     if slots is None or not 0 <= index < len(slots):
-        raise Refused("no_such_seat", f"no seat {index} in team {team!r}")
+        raise Refused(ErrorCode.NO_SUCH_SEAT, f"no seat {index} in team {team!r}")
 
 
 def _unseat(data: JSON, pid: str) -> None:
@@ -179,7 +179,7 @@ def _first_free_slot(data: JSON) -> tuple[str, int] | None:
 
 def _new_player(data: JSON, name: str, kind: str, level: str | None, hashed: str | None) -> str:
     if len(data["players"]) >= MAX_PLAYERS:
-        raise Refused("room_full", f"a room holds at most {MAX_PLAYERS} players")
+        raise Refused(ErrorCode.ROOM_FULL, f"a room holds at most {MAX_PLAYERS} players")
     pid = f"p{data['next_player']}"
     data["next_player"] += 1
     data["players"][pid] = {
@@ -225,7 +225,7 @@ def take_seat(data: JSON, actor: str, team: str, index: int, action_id: str) -> 
     _check_slot(data, team, index)
     occupant = data["seats"][team][index]
     if occupant not in (None, actor):
-        raise Refused("seat_taken", "that seat is taken")
+        raise Refused(ErrorCode.SEAT_TAKEN, "that seat is taken")
     data = copy.deepcopy(data)
     _unseat(data, actor)
     data["seats"][team][index] = actor
@@ -266,7 +266,7 @@ def remove(data: JSON, actor: str, player: str, action_id: str) -> JSON:
     _require_host(data, actor)
     _require_player(data, player)
     if data["status"] == "playing" and seat_of(data, player):
-        raise Refused("game_running", "a seated player can't be removed while a game runs")
+        raise Refused(ErrorCode.GAME_RUNNING, "a seated player can't be removed while a game runs")
     data = copy.deepcopy(data)
     _unseat(data, player)
     del data["players"][player]
@@ -286,7 +286,7 @@ def add_bot(
     _require_no_game(data)
     _check_slot(data, team, index)
     if data["seats"][team][index] is not None:
-        raise Refused("seat_taken", "that seat is taken")
+        raise Refused(ErrorCode.SEAT_TAKEN, "that seat is taken")
     data = copy.deepcopy(data)
     pid = _new_player(data, _bot_name(data), "bot", level, None)
     data["seats"][team][index] = pid
@@ -328,7 +328,7 @@ def set_public(data: JSON, actor: str, public: bool, action_id: str) -> JSON:
 def transfer_host(data: JSON, actor: str, player: str, action_id: str) -> JSON:
     _require_host(data, actor)
     if _require_player(data, player)["kind"] != "human":
-        raise Refused("not_a_human", "a bot can't host")
+        raise Refused(ErrorCode.NOT_A_HUMAN, "a bot can't host")
     data = copy.deepcopy(data)
     data["host"] = player
     _remember(data, actor, action_id)
@@ -348,9 +348,9 @@ def play_again(data: JSON, actor: str, action_id: str) -> JSON:
     """A seated player, after a game: ready for another (the first one proposes it). The new
     game waits for every seated human; bots are always ready (see `rematch_due`)."""
     if data["status"] != "over":
-        raise Refused("game_not_over", "a rematch comes after the game")
+        raise Refused(ErrorCode.GAME_NOT_OVER, "a rematch comes after the game")
     if seat_of(data, actor) is None:
-        raise Refused("not_seated", "take a seat to play again")
+        raise Refused(ErrorCode.NOT_SEATED, "take a seat to play again")
     data = copy.deepcopy(data)
     data["rematch"] = sorted({*data.get("rematch", []), actor})
     _remember(data, actor, action_id)
@@ -381,7 +381,7 @@ def rematch(
     """Host, after a game: the same seats and options, a new game (new keywords) at once."""
     _require_host(data, actor)
     if data["status"] != "over":
-        raise Refused("game_not_over", "a rematch comes after the game")
+        raise Refused(ErrorCode.GAME_NOT_OVER, "a rematch comes after the game")
     return _begin(data, actor, game_id, action_id)
 
 
@@ -391,7 +391,7 @@ def agreed_rematch(
     """Once `rematch_due`: the same options and whoever is seated now, a new game; whoever
     left the seats after the game watches it."""
     if not rematch_due(data):
-        raise Refused("game_not_over", "a rematch starts once every seated player is ready")
+        raise Refused(ErrorCode.GAME_NOT_OVER, "a rematch starts once every seated player is ready")
     return _begin(data, actor, game_id, action_id)
 
 
@@ -401,7 +401,7 @@ def _begin(
     teams = {team: [p for p in slots if p is not None] for team, slots in data["seats"].items()}
     for team, (lo, hi) in data["sizes"].items():
         if not lo <= len(teams[team]) <= hi:
-            raise Refused("teams_incomplete", f"team {team} needs {lo} to {hi} players")
+            raise Refused(ErrorCode.TEAMS_INCOMPLETE, f"team {team} needs {lo} to {hi} players")
     data = copy.deepcopy(data)
     data["status"] = "playing"
     data["rematch"] = []

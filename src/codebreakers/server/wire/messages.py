@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 
 MAX_FRAME_BYTES = 64 * 1024
 
@@ -224,23 +224,23 @@ _encoder = msgspec.json.Encoder()
 def parse_client(frame: bytes | str) -> ClientMessage:
     """One frame -> one client message, or Refused(bad_json | unknown_type | bad_message)."""
     if len(frame) > MAX_FRAME_BYTES:
-        raise Refused("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+        raise Refused(ErrorCode.FRAME_TOO_LARGE, f"frames are limited to {MAX_FRAME_BYTES} bytes")
     try:
         return _decoder.decode(frame)
     except RecursionError:  # msgspec decodes `Any` fields recursively
-        raise Refused("bad_message", "nested too deeply") from None
+        raise Refused(ErrorCode.BAD_MESSAGE, "nested too deeply") from None
     except msgspec.ValidationError as exc:
         try:
             kind = _typed_decoder.decode(frame).type
         except msgspec.DecodeError:
-            raise Refused("bad_message", "a frame must be a JSON object") from None
+            raise Refused(ErrorCode.BAD_MESSAGE, "a frame must be a JSON object") from None
         except RecursionError:
-            raise Refused("bad_message", "nested too deeply") from None
+            raise Refused(ErrorCode.BAD_MESSAGE, "nested too deeply") from None
         if not isinstance(kind, str) or kind not in CLIENT_TYPES:
-            raise Refused("unknown_type", f"unknown message type {kind!r}") from None
-        raise Refused("bad_message", str(exc)) from None
+            raise Refused(ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r}") from None
+        raise Refused(ErrorCode.BAD_MESSAGE, str(exc)) from None
     except msgspec.DecodeError as exc:
-        raise Refused("bad_json", str(exc)) from None
+        raise Refused(ErrorCode.BAD_JSON, str(exc)) from None
 
 
 def encode(message: _Server) -> bytes:

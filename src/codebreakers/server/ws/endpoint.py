@@ -17,7 +17,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from codebreakers.server.cluster.node import Node
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.http.routes import client_address
 from codebreakers.server.http.security import same_origin
 from codebreakers.server.ops.config import BOT_LEVELS
@@ -74,7 +74,7 @@ async def _refuse(ws: WebSocket, code: str, detail: str, close_code: int) -> Non
 async def endpoint(node: Node, ws: WebSocket) -> None:
     await ws.accept()
     if not origin_allowed(ws, node.config.public_url):
-        await _refuse(ws, "bad_origin", "this site's pages only", 1008)
+        await _refuse(ws, ErrorCode.BAD_ORIGIN, "this site's pages only", 1008)
         return
     address = client_address(ws)
     try:
@@ -122,7 +122,7 @@ async def _handle(
     msg_id = None
     try:
         if not conn.frames.take(node.ports.clock()):
-            raise Refused("rate_limited", "too many frames; slow down")
+            raise Refused(ErrorCode.RATE_LIMITED, "too many frames; slow down")
         node.ip_guard.frame(address)
         msg = parse_client(frame)
         msg_id = getattr(msg, "id", None)
@@ -132,10 +132,10 @@ async def _handle(
             return hub
         if isinstance(msg, Hello):
             if hub is not None:
-                raise Refused("hello_twice", "this socket is already in a room")
+                raise Refused(ErrorCode.HELLO_TWICE, "this socket is already in a room")
             return await _hello(node, conn, msg)
         if hub is None:
-            raise Refused("hello_first", "send hello first")
+            raise Refused(ErrorCode.HELLO_FIRST, "send hello first")
         await _dispatch(node, hub, conn, msg)
     except Refused as refused:
         if msg_id is None and len(frame) <= MAX_FRAME_BYTES:  # name the frame when it can
@@ -143,7 +143,9 @@ async def _handle(
         conn.push(encode(Error(msg_id, refused.code, refused.detail)))
     except Exception:
         log.exception("unexpected failure handling a %s frame", type(frame).__name__)
-        conn.push(encode(Error(msg_id, "internal_error", "the server failed; nothing applied")))
+        conn.push(
+            encode(Error(msg_id, ErrorCode.INTERNAL_ERROR, "the server failed; nothing applied"))
+        )
     return hub
 
 
@@ -151,7 +153,7 @@ async def _hello(node: Node, conn: Connection, msg: Hello) -> RoomHub:
     code = room_codes.normalise(msg.room)
     hub = await node.hub(code) if code else None
     if hub is None:
-        raise Refused("room_not_found", "no room has this code")
+        raise Refused(ErrorCode.ROOM_NOT_FOUND, "no room has this code")
     await hub.attach(conn, msg)
     return hub
 
@@ -201,9 +203,9 @@ async def _play_again(node: Node, hub: RoomHub, conn: Connection, msg: PlayAgain
 
 def _add_bot(node: Node, msg: AddBot, data: JSON, actor: str) -> JSON:
     if node.ports.make_bot is None or data["game"] not in node.ports.bot_games:
-        raise Refused("bots_unavailable", f"this server has no bots for {data['game']}")
+        raise Refused(ErrorCode.BOTS_UNAVAILABLE, f"this server has no bots for {data['game']}")
     if msg.level not in BOT_LEVELS:
-        raise Refused("bad_level", f"levels are {', '.join(BOT_LEVELS)}")
+        raise Refused(ErrorCode.BAD_LEVEL, f"levels are {', '.join(BOT_LEVELS)}")
     return document.add_bot(data, actor, msg.team, msg.index, msg.level, msg.id)[0]
 
 
