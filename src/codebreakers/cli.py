@@ -1,82 +1,22 @@
 """The `codebreakers` command: one entry point, each sub-command implemented in its own module.
 
 Sub-command modules are imported lazily so `codebreakers words stats` never pays for the server
-or the embedding model.
+or the embedding model; only the declarations of serve's settings (server/ops/settings.py) are
+imported for every command, to make serve's options.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 
+from codebreakers.server.ops.settings import SettingError, Settings, add_arguments
+
 
 def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("serve", help="serve the site")
-    p.add_argument("--host", default=os.environ.get("CODEBREAKERS_HOST", "127.0.0.1"))
-    p.add_argument("--port", type=int, default=int(os.environ.get("CODEBREAKERS_PORT", "8000")))
-    p.add_argument(
-        "--db",
-        default=os.environ.get("CODEBREAKERS_DB"),
-        help="database URL (default: SQLite in the user's data directory)",
-    )
-    p.add_argument(
-        "--redis",
-        default=os.environ.get("CODEBREAKERS_REDIS"),
-        help="Redis URL for the bus between nodes (default: in-process bus)",
-    )
-    p.add_argument(
-        "--server",
-        choices=["uvicorn", "granian"],
-        default=os.environ.get("CODEBREAKERS_SERVER", "uvicorn"),
-        help="ASGI server",
-    )
-    p.add_argument(
-        "--public-url",
-        default=os.environ.get("CODEBREAKERS_PUBLIC_URL"),
-        help="the site's own URL as players reach it (for share links and the Origin check)",
-    )
-    p.add_argument(
-        "--log-level", default=os.environ.get("CODEBREAKERS_LOG_LEVEL", "info"), help="log level"
-    )
-    p.add_argument(
-        "--bot-delay",
-        type=float,
-        default=float(os.environ.get("CODEBREAKERS_BOT_DELAY", "1.2")),
-        help="seconds a bot pauses before each move (a human-like rhythm; 0 in tests)",
-    )
-    p.add_argument(
-        "--offer-bots-after",
-        type=float,
-        default=float(os.environ.get("CODEBREAKERS_OFFER_BOTS_AFTER", "20")),
-        help="seconds before a quick-join lobby offers its host bots for the empty seats",
-    )
-    _env_flag(p, "--per-ip-sockets", int, "64", "sockets one address may hold open (0: no cap)")
-    _env_flag(
-        p, "--per-ip-frames-per-s", float, "60", "frames per second from one address (0: no limit)"
-    )
-    _env_flag(
-        p, "--per-ip-rooms-per-min", float, "12", "rooms one address may make a minute (0: any)"
-    )
-    p.add_argument(
-        "--trusted-proxies",
-        default=os.environ.get("CODEBREAKERS_TRUSTED_PROXIES", ""),
-        help="reverse proxies (addresses, CIDRs, comma-separated) whose X-Forwarded-For or "
-        "Forwarded names the client's address; default none",
-    )
-    _env_flag(p, "--metrics-port", int, "0", "serve GET /metrics on this port of its own (0: off)")
-    p.add_argument(
-        "--metrics-host",
-        default=os.environ.get("CODEBREAKERS_METRICS_HOST", "127.0.0.1"),
-        help="the address the metrics port listens on",
-    )
-
-
-def _env_flag(p: argparse.ArgumentParser, flag: str, kind: type, default: str, text: str) -> None:
-    """A number option whose default comes from CODEBREAKERS_<FLAG> when set."""
-    env = "CODEBREAKERS_" + flag.removeprefix("--").replace("-", "_").upper()
-    p.add_argument(flag, type=kind, default=kind(os.environ.get(env, default)), help=text)
+    """An option per setting (server/ops/settings.py), its default from the environment."""
+    add_arguments(sub.add_parser("serve", help="serve the site"))
 
 
 def _simulate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -189,10 +129,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run a sub-command; an optional dependency it needs but lacks is one line and status 2."""
+    """Run a sub-command; a setting's bad value, or an optional dependency it needs but lacks,
+    is one line and status 2."""
     from codebreakers.extras import check_serve, missing_extra
 
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SettingError as error:
+        print(f"codebreakers serve: {error}", file=sys.stderr)
+        return 2
     try:
         if args.command == "serve":
             check_serve(args.db, args.redis, args.server)
@@ -209,7 +154,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "serve":
         from codebreakers.server.main import serve
 
-        return serve(args)
+        return serve(Settings.from_args(args))
     if args.command == "simulate" and args.game == "decrypto":
         if args.bots:
             from codebreakers.sim.decrypto_bots import run as run_bots
@@ -242,7 +187,7 @@ def _run(args: argparse.Namespace) -> int:
         from importlib import import_module
 
         names = CAMPAIGNS if args.name == "all" else (args.name,)
-        results = [import_module(f"codebreakers.campaigns.{n}").run(args) for n in names]
+        results: list[int] = [import_module(f"codebreakers.campaigns.{n}").run(args) for n in names]
         return max(results)
     from codebreakers.bench.main import run as run_bench
 

@@ -1,4 +1,4 @@
-"""`codebreakers serve`: settings from the command line (or environment), then uvicorn or granian.
+"""`codebreakers serve`: its settings (server/ops/settings.py), then uvicorn or granian.
 
 The garbage collector is tuned as docs/performance.md explains: with thousands of sockets a
 full collection walks every object and stalls the event loop, so thresholds are raised and the
@@ -8,7 +8,6 @@ each player is a socket.
 
 from __future__ import annotations
 
-import argparse
 import os
 import socket
 from typing import Any
@@ -23,9 +22,8 @@ from codebreakers.server.cluster.node import Node
 from codebreakers.server.cluster.shutdown import drain
 from codebreakers.server.ops import logs, process
 from codebreakers.server.ops.config import Ports, ServerConfig
-from codebreakers.server.ops.ipguard import ip_limits
 from codebreakers.server.ops.process import BACKLOG, NOFILE, WS_MAX_BYTES
-from codebreakers.server.ops.proxies import TrustedProxies
+from codebreakers.server.ops.settings import Settings
 from codebreakers.server.play.translation import server_rules
 from codebreakers.server.wire.protocols import DirectWriteProtocol, guarded_http
 from codebreakers.store import open_store
@@ -66,51 +64,42 @@ class _Server(uvicorn.Server):
         await super().shutdown(sockets)
 
 
-def build(args: argparse.Namespace) -> tuple[uvicorn.Config, Node]:
+def build(settings: Settings) -> tuple[uvicorn.Config, Node]:
     ports = Ports(
-        store=open_store(args.db),
-        bus=open_bus(args.redis),
+        store=open_store(settings.db),
+        bus=open_bus(settings.redis),
         rules=server_rules(),
         make_bot=make_bot,
         bot_games=frozenset(BOT_GAMES),
     )
-    settings = ServerConfig(
-        public_url=args.public_url,
-        bot_delay_s=args.bot_delay,
-        offer_bots_after_s=args.offer_bots_after,
-        per_ip=ip_limits(args.per_ip_sockets, args.per_ip_frames_per_s, args.per_ip_rooms_per_min),
-        trusted_proxies=TrustedProxies.parse(args.trusted_proxies),
-        metrics_port=args.metrics_port,
-        metrics_host=args.metrics_host,
-        tune_gc=True,
-    )
-    app = create_app(ports, settings)
+    node_config = ServerConfig.from_settings(settings, tune_gc=True)
+    app = create_app(ports, node_config)
     config = uvicorn.Config(
         app,
-        host=args.host,
-        port=args.port,
+        host=settings.host,
+        port=settings.port,
         # uvicorn's protocols, requests and frames bounded in time, pushes written directly
-        http=guarded_http(app.state.node.ip_guard, settings.trusted_proxies),
+        http=guarded_http(app.state.node.ip_guard, node_config.trusted_proxies),
         ws=DirectWriteProtocol,
         ws_max_size=WS_MAX_BYTES,
         # permessage-deflate keeps zlib state per socket: 48 KiB more per idle player and a
         # third less throughput (docs/performance.md, "Server load"); views are a few KB.
         ws_per_message_deflate=False,
-        log_level=args.log_level,
-        log_config=None,  # uvicorn's loggers go through ours (logging_setup: JSON or text)
+        log_level=settings.log_level,
+        log_config=None,  # uvicorn's loggers go through ours (server/ops/logs.py: JSON or text)
         lifespan="on",
         proxy_headers=False,  # ours instead (server/ops/proxies.py): uvicorn trusts 127.0.0.1
     )
     return config, app.state.node
 
 
-def serve(args: argparse.Namespace) -> int:
-    logs.configure(args.log_level)
+def serve(settings: Settings) -> int:
+    logs.configure(settings.log_level, settings.log_format)
     process.raise_nofile(NOFILE)
-    if args.server == "granian":
-        return _serve_granian(args)
+    if settings.server == "granian":
+        return _serve_granian(settings)
     process.set_gc_thresholds()
-    config, node = build(args)
+    config, node = build(settings)
     server = _Server(config, node)
     listener = config.bind_socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)  # inherited
@@ -118,36 +107,32 @@ def serve(args: argparse.Namespace) -> int:
     return 0 if server.started else 1
 
 
-def _serve_granian(args: argparse.Namespace) -> int:
+def _serve_granian(settings: Settings) -> int:
     """granian runs the app in a worker process of its own, which builds it with `granian_app`
-    from the environment: every option travels there as its CODEBREAKERS_* variable."""
+    from the environment: every setting travels there as its CODEBREAKERS_* variable."""
     from granian import Granian
     from granian.constants import Interfaces
     from granian.log import LogLevels
 
-    for name, value in vars(args).items():
-        if name != "command" and value is not None:
-            os.environ[f"CODEBREAKERS_{name.upper()}"] = str(value)
+    os.environ.update(settings.environ())
     Granian(
         f"{__name__}:granian_app",
-        address=args.host,
-        port=args.port,
+        address=settings.host,
+        port=settings.port,
         interface=Interfaces.ASGI,
         workers=1,
         websockets=True,
         backlog=BACKLOG,
-        log_level=LogLevels(args.log_level.lower()),
+        log_level=LogLevels(settings.log_level),
         factory=True,
     ).serve()
     return 0
 
 
 def granian_app() -> Any:
-    """The app as `serve` builds it, for granian's worker (options from the environment)."""
-    from codebreakers.cli import build_parser
-
-    args = build_parser().parse_args(["serve"])
-    logs.configure(args.log_level)
+    """The app as `serve` builds it, for granian's worker (settings from the environment)."""
+    settings = Settings.from_environ(os.environ)
+    logs.configure(settings.log_level, settings.log_format)
     process.set_gc_thresholds()
-    config, _node = build(args)
+    config, _node = build(settings)
     return config.app
