@@ -22,7 +22,7 @@ import sys
 import numpy as np
 
 from codebreakers.bots.closeness import keyword_table
-from codebreakers.bots.codes import code_position, code_scores, softmax
+from codebreakers.bots.code_scores import code_position, code_scores, softmax
 from codebreakers.bots.encryptor import choose_clues
 from codebreakers.bots.interceptor import EnemyModel
 from codebreakers.bots.levels import LEVELS

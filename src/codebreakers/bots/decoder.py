@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from codebreakers.bots.closeness import keyword_table
-from codebreakers.bots.codes import as_code, code_scores, softmax
+from codebreakers.bots.code_scores import as_code, code_scores, softmax
 from codebreakers.bots.lexicon import Lexicon
 
 # Fitted by scripts/fit_bot_temperature.py (docs/bots.md has the run and its reliability table).

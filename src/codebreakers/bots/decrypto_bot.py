@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from codebreakers.bots.base import JSON, BotMove
-from codebreakers.bots.codes import as_code, code_position
+from codebreakers.bots.code_scores import as_code, code_position
 from codebreakers.bots.decoder import Reading, decode
 from codebreakers.bots.encryptor import choose_clues
 from codebreakers.bots.interceptor import intercept

@@ -38,7 +38,7 @@ import numpy as np
 
 from codebreakers.bots.associations import Association
 from codebreakers.bots.closeness import embedding_table, keyword_table
-from codebreakers.bots.codes import CODE_INDEX, code_position
+from codebreakers.bots.code_scores import CODE_INDEX, code_position
 from codebreakers.bots.decoder import DECODE_TEMPERATURE, decode
 from codebreakers.bots.interceptor import EnemyModel, History
 from codebreakers.bots.levels import Level

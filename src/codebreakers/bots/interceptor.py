@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from codebreakers.bots.closeness import pool_association_table
-from codebreakers.bots.codes import code_scores
+from codebreakers.bots.code_scores import code_scores
 from codebreakers.bots.decoder import Reading, read
 from codebreakers.bots.lexicon import Lexicon
 from codebreakers.games.decrypto.words.folding import fold

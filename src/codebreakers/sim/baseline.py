@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from codebreakers.bots.base import JSON, BotMove
-from codebreakers.bots.codes import as_code, code_scores
+from codebreakers.bots.code_scores import as_code, code_scores
 from codebreakers.bots.lexicon import Lexicon, lexicon
 from codebreakers.bots.rules import TRANSLATION_COSINE, bot_may_give, used_keys
 from codebreakers.bots.table import Table
