@@ -8,18 +8,29 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.operations import Operations
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
 from codebreakers.campaigns import upgrade
+from codebreakers.server.rooms import model
 from codebreakers.store import dialects, migrate, open_store
 from codebreakers.store.base import ActionRow, AppendResult, ChatLine, RoomRow
 from codebreakers.store.schema import metadata
 
 pytestmark = pytest.mark.anyio
 
+# A room as the server stored it before 0004: no schema version (and no `rematch` list yet).
+STORED_BEFORE = {
+    "game": "decrypto", "options": {"words": "fr"}, "public": False, "status": "waiting",
+    "host": "p1", "seats": {"white": ["p1", None], "black": [None, None]},
+    "sizes": {"white": [2, 2], "black": [2, 2]},
+    "players": {"p1": {"name": "Ana", "kind": "human", "level": None, "token_hash": "h",
+                       "ids": ["join-1"]}},
+    "next_player": 2, "game_id": None, "games_played": 0, "base_url": "http://x",
+}  # fmt: skip
 HEAD = ScriptDirectory.from_config(migrate.alembic_config()).get_current_head()
 # The tables as revision 0001 left them (frozen in the upgrade campaign, never from schema.py).
 ROOMS_0001, GAMES_0001, ACTIONS_0001 = upgrade.ROOMS, upgrade.GAMES, upgrade.ACTIONS
@@ -40,8 +51,8 @@ async def run_on(url: str, work: Any, *args: Any, migrating: bool = False) -> An
 def test_revisions_form_one_line_from_0001_to_head() -> None:
     scripts = ScriptDirectory.from_config(migrate.alembic_config())
     chain = [s.revision for s in scripts.walk_revisions("base", "heads")]
-    assert list(reversed(chain)) == ["0001", "0002", "0003"]
-    assert HEAD == "0003"
+    assert list(reversed(chain)) == ["0001", "0002", "0003", "0004"]
+    assert HEAD == "0004"
 
 
 async def test_a_migrated_empty_database_matches_schema_py(fresh_url: str) -> None:
@@ -119,8 +130,8 @@ async def test_a_database_at_0001_is_upgraded_with_every_game_intact(fresh_url: 
     await store.open()
     try:
         assert await run_on(fresh_url, migrate.current_revision) == HEAD
-        assert await store.load_room("OLD1") == RoomRow(
-            "OLD1", "decrypto", {"n": 0}, 3, True, False, 1.0, 2.0
+        assert await store.load_room("OLD1") == RoomRow(  # 0004 wrote the schema version
+            "OLD1", "decrypto", {"n": 0, "schema": 1}, 3, True, False, 1.0, 2.0
         )
         live = await store.load_game("live")
         done = await store.load_game("done")
@@ -147,6 +158,39 @@ async def test_a_database_at_0001_is_upgraded_with_every_game_intact(fresh_url: 
         ]
     finally:
         await store.close()
+
+
+async def test_0004_writes_the_schema_version_into_every_stored_room(fresh_url: str) -> None:
+    """Rooms stored before 0004 get `"schema": 1` and decode as typed rooms; a document that
+    is not a JSON object is left alone; downgrading takes the version out again."""
+    await run_on(fresh_url, migrate.upgrade, "0003", migrating=True)
+    rooms = {"OLD": STORED_BEFORE, "ODD": [1, 2]}
+
+    def fill(conn: sa.Connection) -> None:
+        conn.execute(
+            sa.insert(ROOMS_0001),
+            [
+                {"code": code, "game": "decrypto", "data": data, "version": 2, "public": False,
+                 "waiting": False, "created_at": 1.0, "updated_at": 2.0}
+                for code, data in rooms.items()
+            ],
+        )  # fmt: skip
+
+    def documents(conn: sa.Connection) -> dict[str, Any]:
+        return dict(conn.execute(sa.select(ROOMS_0001.c.code, ROOMS_0001.c.data)).all())
+
+    await run_on(fresh_url, fill)
+    await run_on(fresh_url, migrate.upgrade, "0004", migrating=True)
+    stored = await run_on(fresh_url, documents)
+    assert stored == {"OLD": {**STORED_BEFORE, "schema": 1}, "ODD": [1, 2]}
+    assert model.load(stored["OLD"]) == model.load(STORED_BEFORE)
+    assert model.dump(model.load(stored["OLD"]))["schema"] == model.SCHEMA
+
+    def downgrade(conn: sa.Connection) -> None:
+        command.downgrade(migrate.alembic_config(conn), "0003")
+
+    await run_on(fresh_url, downgrade, migrating=True)
+    assert await run_on(fresh_url, documents) == rooms
 
 
 def rebuild_rooms(conn: sa.Connection) -> None:

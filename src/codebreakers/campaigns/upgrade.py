@@ -6,6 +6,8 @@ legal tables of every size, some finished, some cut off mid-game), lets the new 
 (which migrates to head), then folds every game's upgraded log and compares it with the engine's
 own state: the same view for every seat and an open spectator, the same outcome, the same live
 games; and a live game takes its next action (and refuses a retried one) after the upgrade.
+Each game's room is stored as the server wrote rooms then (no schema version) and must decode
+after the upgrade as the server's typed room (server/rooms/model.py), seated as before.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 
@@ -26,6 +29,7 @@ from codebreakers.campaigns.killable_nodes import postgres_database
 from codebreakers.games.base import Viewer
 from codebreakers.games.decrypto import RULES
 from codebreakers.games.records import fold
+from codebreakers.server.rooms import model
 from codebreakers.sim.random_decrypto import play, teams_for
 from codebreakers.store import dialects, migrate, open_store
 from codebreakers.store.base import ActionRow, AppendResult
@@ -60,7 +64,7 @@ def _games(count: int, seed: int) -> list[JSON]:
     for i in range(count):
         teams, three = teams_for(rng.choice([3, 4, 5, 6, 7, 8]))
         options = {"three_player": three, "order": rng.choice(["simultaneous", "classic"])}
-        setup = {"options": options, "teams": teams, "seed": rng.getrandbits(62), "now": 1e9}
+        setup: JSON = {"options": options, "teams": teams, "seed": rng.getrandbits(62), "now": 1e9}
         played = play(setup, random.Random(setup["seed"]))
         cut = rng.randrange(1, len(played.actions)) if rng.random() < 0.35 else None
         actions = played.actions[:cut]
@@ -70,12 +74,30 @@ def _games(count: int, seed: int) -> list[JSON]:
     return made
 
 
+def _old_room(g: JSON, over: bool) -> JSON:
+    """The game's room as the server stored rooms before they carried a schema version (and
+    before the `rematch` list): every seat a person, in team order."""
+    teams = g["setup"]["teams"]
+    seats = [seat for team in teams.values() for seat in team]
+    return {
+        "game": "decrypto", "options": g["setup"]["options"], "public": False,
+        "status": "over" if over else "playing", "host": seats[0],
+        "seats": {team: [*members, None] for team, members in teams.items()},
+        "sizes": {team: [1, len(members) + 1] for team, members in teams.items()},
+        "players": {seat: {"name": f"Player {seat}", "kind": "human", "level": None,
+                           "token_hash": f"hash-{seat}", "ids": [f"join-{seat}"]}
+                    for seat in seats},
+        "next_player": len(seats) + 1, "game_id": g["id"], "games_played": 1,
+        "base_url": "http://localhost:8000",
+    }  # fmt: skip
+
+
 def _fill(conn: sa.Connection, games: list[JSON]) -> None:
     for g in games:
         over = RULES.is_over(g["state"])
         conn.execute(
             sa.insert(ROOMS).values(
-                code=g["room"], game="decrypto", data={"game_id": g["id"]}, version=1,
+                code=g["room"], game="decrypto", data=_old_room(g, over), version=1,
                 public=False, waiting=False, created_at=1.0, updated_at=2.0,
             )
         )  # fmt: skip
@@ -112,9 +134,11 @@ async def campaign(url: str, count: int, seed: int) -> JSON:
     started = time.monotonic()
     await store.open()  # the new version: migrates to head
     upgraded_s = time.monotonic() - started
-    lost = differ = 0
+    lost = differ = rooms_unreadable = 0
     try:
         for g in games:
+            if not await _room_reads(store, g):
+                rooms_unreadable += 1
             row = await store.load_game(g["id"])
             if row is None or len(row.actions) != len(g["actions"]):
                 lost += 1
@@ -142,9 +166,29 @@ async def campaign(url: str, count: int, seed: int) -> JSON:
         "upgrade_seconds": round(upgraded_s, 2),
         "lost": lost,
         "differ": differ,
+        "rooms_unreadable": rooms_unreadable,
         "live_games_listed_right": live_ok,
         "live_game_takes_next_action": writable,
     }
+
+
+async def _room_reads(store: Any, g: JSON) -> bool:
+    """Whether the game's room, stored before the upgrade, decodes as a typed room with its
+    game, seats and players as they were."""
+    row = await store.load_room(g["room"])
+    try:
+        room = model.load(row.data) if row is not None else None
+    except msgspec.ValidationError:
+        return False
+    teams = g["setup"]["teams"]
+    return (
+        room is not None
+        and room.game_id == g["id"]
+        and all(
+            room.seats[team][: len(members)] == tuple(members) for team, members in teams.items()
+        )
+        and sorted(room.players) == sorted(s for team in teams.values() for s in team)
+    )
 
 
 async def _still_writable(store: Any, games: list[JSON]) -> bool:
@@ -170,7 +214,7 @@ async def store_revision(url: str) -> str | None:
 
 
 def failures(summary: JSON) -> list[str]:
-    bad = [k for k in ("lost", "differ") if summary[k]]
+    bad = [k for k in ("lost", "differ", "rooms_unreadable") if summary[k]]
     bad += [k for k in ("live_games_listed_right", "live_game_takes_next_action") if not summary[k]]
     return bad
 

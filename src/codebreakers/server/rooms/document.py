@@ -5,8 +5,8 @@ check, so every operation here is a pure function `(data, ...) -> new data` that
 `Refused` and changes nothing when the request isn't allowed. No I/O, no clock: the caller
 passes `now`, ids and token hashes in.
 
-Document shape:
-    {"game": "decrypto", "options": {...}, "public": bool,
+Document shape (typed in model.py, which the server moves these operations to next):
+    {"schema": 1, "game": "decrypto", "options": {...}, "public": bool,
      "status": "waiting" | "playing" | "over", "host": pid | None,
      "seats": {team: [pid | None, ...]},          # slots in table order, max size per team
      "sizes": {team: [min, max]},
@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from codebreakers.server.errors import ErrorCode, Refused
+from codebreakers.server.rooms.model import SCHEMA
 from codebreakers.server.rooms.tokens import same_hash
 
 JSON = dict[str, Any]
@@ -35,6 +36,7 @@ BOT_NAMES = ("Turing", "Rejewski", "Friedman", "Driscoll", "Vigenère", "Babbage
 
 def new_room(game: str, options: JSON, sizes: Mapping[str, tuple[int, int]], public: bool) -> JSON:
     return {
+        "schema": SCHEMA,
         "game": game,
         "options": options,
         "public": public,
