@@ -87,7 +87,25 @@ def _bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default=None,
         help="--bare: the size of each pushed text (default: the game's average push, 3,000)",
     )
-    p.add_argument("--server", choices=["uvicorn", "granian"], default="uvicorn")
+    p.add_argument(
+        "--server",
+        choices=["uvicorn", "granian", "picows"],
+        default="uvicorn",
+        help="picows: --bare only, the bare endpoint on picows instead of an ASGI server",
+    )
+    p.add_argument(
+        "--client",
+        choices=["websockets", "picows"],
+        default="websockets",
+        help="the load generator's WebSocket library",
+    )
+    p.add_argument(
+        "--placement",
+        choices=["split", "tables", "both"],
+        default="split",
+        help="--nodes: each table's players split over the nodes, whole tables on one node "
+        "each, or both in turn",
+    )
     p.add_argument("--db", default=None)
     p.add_argument("--redis", default=None)
     p.add_argument("--nodes", type=int, default=1)

@@ -24,10 +24,10 @@ KEYS = {
 }
 
 
-def bench(*extra: str) -> dict:
+def bench(*extra: str, timeout: float = 120) -> dict:
     cmd = [sys.executable, "-m", "codebreakers.cli", "bench", "--players", "12"]
     cmd += ["--duration", "3", "--rate", "6", "--json", *extra]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
 
@@ -77,3 +77,53 @@ def test_decrypto_mode_plays_through_the_real_server() -> None:
     assert sum(k["count"] for k in kinds.values()) == report["latency_ms"]["count"]
     gc = report["server_gc"]  # serve's young passes, every 0.25 s, during the 3 s window
     assert gc["young_passes"] >= 4 and 0 <= gc["share_of_window"] < 1
+
+
+@pytest.mark.slow  # a server and a load generator start: 10-20 s
+def test_bare_endpoint_on_picows_with_the_picows_client() -> None:
+    # The same endpoint on another stack: the same broadcasts of the same size reach every
+    # member, driven by the load generator's picows sockets.
+    report = bench("--bare", "--rate", "100", "--server", "picows", "--client", "picows")
+    check_report(report, pushes_per_action=6)
+    assert report["server"] == "picows"
+    assert report["loadgen_client"] == "picows"
+    assert report["pushes_per_s"] == pytest.approx(6 * report["actions_per_s"], rel=0.25)
+    assert 2_900 <= report["push_bytes_avg"] <= 3_100
+    assert report["loadgen_cpu_us_per_frame"] > 0
+
+
+@pytest.mark.slow  # a server and a load generator start: 10-20 s
+def test_decrypto_mode_with_the_picows_client() -> None:
+    report = bench("--client", "picows")
+    check_report(report, pushes_per_action=6)
+    assert report["loadgen_client"] == "picows"
+    assert report["latency_ms_by_kind"]["transmit"]["count"] > 0
+
+
+def test_picows_serves_the_bare_endpoint_only() -> None:
+    cmd = [sys.executable, "-m", "codebreakers.cli", "bench", "--server", "picows", "--json"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "--bare" in done.stderr
+
+
+@pytest.mark.slow  # two nodes on PostgreSQL and Redis, twice: 30-60 s
+def test_both_placements_over_two_nodes(postgres_url: str, redis_url: str) -> None:
+    report = bench(
+        "--players", "24", "--rate", "8", "--nodes", "2", "--placement", "both",
+        "--db", postgres_url, "--redis", redis_url, timeout=300,
+    )  # fmt: skip
+    runs = report["by_placement"]
+    assert set(runs) == {"split", "tables"}
+    # the top level is the split run's report, as without the option
+    assert report["placement"] == "split"
+    assert report["actions_per_s"] == runs["split"]["actions_per_s"]
+    for placement, run in runs.items():
+        assert run["placement"] == placement
+        assert run["nodes"] == 2
+        assert run["players_connected"] == 24
+        assert run["errors"] == {} and run["incomplete_actions"] == 0
+        assert run["actions_per_s"] > 0 and run["latency_ms"]["count"] == run["actions"]
+        assert run["pushes_per_s"] >= 6 * run["actions_per_s"] * 0.75
+    assert runs["split"]["tables_spanning_nodes"] == 4  # every table of 6 sits on both nodes
+    assert runs["tables"]["tables_spanning_nodes"] == 0  # each table on one node

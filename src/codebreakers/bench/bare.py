@@ -29,7 +29,7 @@ SIZE_ENV = "CODEBREAKERS_BARE_SIZE"
 # view (docs/performance.md).
 DEFAULT_SIZE = 3000
 _ENVELOPE = len(msgspec.json.encode({"type": "view", "id": 0, "pad": ""}))
-_PAD = "x" * max(0, int(os.environ.get(SIZE_ENV, DEFAULT_SIZE)) - _ENVELOPE - 6)
+PAD = "x" * max(0, int(os.environ.get(SIZE_ENV, DEFAULT_SIZE)) - _ENVELOPE - 6)
 
 _groups: dict[str, set[WebSocket]] = {}
 
@@ -47,7 +47,7 @@ async def _broadcast(ws: WebSocket) -> None:
     try:
         while True:
             text = await ws.receive_text()
-            payload = msgspec.json.encode({"type": "view", "id": int(text), "pad": _PAD}).decode()
+            payload = msgspec.json.encode({"type": "view", "id": int(text), "pad": PAD}).decode()
             for member in tuple(members):
                 await member.send_text(payload)
     except WebSocketDisconnect:

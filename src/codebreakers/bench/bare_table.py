@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from codebreakers.bench.sockets import PlayerSocket, Shared, open_socket
+from codebreakers.bench.sockets import BenchSocket, Shared, open_socket
 
 PREFIX = '{"type":"view","id":'
 
@@ -21,7 +21,7 @@ class BareTable:
         self.number = number
         self.seats = seats
         self.stats = shared.stats
-        self.sockets: list[PlayerSocket] = []
+        self.sockets: list[BenchSocket] = []
         self._sent = 0
         self._waiting_id = -1
         self._remaining = 0

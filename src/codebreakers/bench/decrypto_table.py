@@ -26,7 +26,7 @@ import httpx
 import msgspec
 
 from codebreakers.bench import frames
-from codebreakers.bench.sockets import PlayerSocket, Shared, open_socket
+from codebreakers.bench.sockets import BenchSocket, Shared, open_socket
 
 CHAT_EVERY = 8
 SETUP_TIMEOUT_S = 120.0
@@ -71,7 +71,7 @@ class DecryptoTable:
         self.seats = seats
         self.rng = random.Random(number)
         self.room = ""
-        self.sockets: list[PlayerSocket] = []
+        self.sockets: list[BenchSocket] = []
         self.player_ids: list[str] = []
         self.index_of: dict[str, int] = {}
         self.game: list[str | None] = [None] * seats  # per member: game id of its latest view
@@ -113,7 +113,7 @@ class DecryptoTable:
         self.player_ids.append(you)
         self.index_of[you] = seat
 
-    async def _open(self, seat: int, url: str) -> PlayerSocket:
+    async def _open(self, seat: int, url: str) -> BenchSocket:
         """The seat's socket (the in-process harness of tests/server opens another kind)."""
         return await open_socket(url, "/ws", self.shared, lambda f: self._on_frame(seat, f))
 

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import uvloop
 
 from codebreakers.bench.bare_table import BareTable
-from codebreakers.bench.sockets import Shared
+from codebreakers.bench.sockets import CLIENTS, PLACEMENTS, Shared
 from codebreakers.bench.stats import Stats
 from codebreakers.server.ops.process import raise_nofile, tune_gc
 
@@ -104,9 +104,11 @@ async def _open_all(tables: list[Table], stats: Stats) -> list[Table]:
 
 async def run(args: argparse.Namespace) -> None:
     stats = Stats()
-    shared = Shared(args.urls, stats)
+    shared = Shared(args.urls, stats, client=args.client, placement=args.placement, seats=SEATS)
     t0 = time.perf_counter()
-    tables = await _open_all(make_tables(args, shared), stats)
+    made = make_tables(args, shared)
+    spanning = sum(shared.nodes_of_table(n * SEATS) > 1 for n in range(len(made)))
+    tables = await _open_all(made, stats)
     players = sum(t.players for t in tables)
     setup_s = round(time.perf_counter() - t0, 2)
     emit("ready", players_connected=players, setup_s=setup_s, errors=stats.errors)
@@ -128,6 +130,7 @@ async def run(args: argparse.Namespace) -> None:
     await asyncio.sleep(args.duration)
     stats.stop()
     cpu = (time.process_time() - cpu0) / (stats.stopped - stats.started)
+    frames_per_s = stats.pushes / (stats.stopped - stats.started)  # received frames
     emit("done")
     stop.set()
     await asyncio.wait(pacers, timeout=ACTION_TIMEOUT_S + DRAIN_S)
@@ -140,6 +143,10 @@ async def run(args: argparse.Namespace) -> None:
         rate_target=round(rate, 1),
         loadgen_cpu=round(cpu, 3),
         **stats.summary(),
+        loadgen_client=args.client,
+        placement=args.placement,
+        tables_spanning_nodes=spanning,
+        loadgen_cpu_us_per_frame=round(cpu * 1e6 / frames_per_s, 2) if frames_per_s else None,
     )
     for table in tables:
         table.close()
@@ -153,6 +160,8 @@ def main() -> None:
     parser.add_argument("--duration", type=float, required=True)
     parser.add_argument("--rate", type=float, default=None)
     parser.add_argument("--bare", action="store_true")
+    parser.add_argument("--client", choices=CLIENTS, default="websockets")
+    parser.add_argument("--placement", choices=PLACEMENTS, default="split")
     args = parser.parse_args()
     args.urls = args.urls.split(",")
     raise_nofile(args.players + 1_024)

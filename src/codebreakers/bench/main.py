@@ -20,7 +20,14 @@ from typing import IO, Any
 import psutil
 
 from codebreakers.bench import collector
-from codebreakers.bench.servers import CpuSample, ServerSet, start_servers, temp_workdir
+from codebreakers.bench.servers import (
+    CpuSample,
+    ServerSet,
+    scratch_postgres,
+    start_servers,
+    temp_workdir,
+)
+from codebreakers.bench.sockets import PLACEMENTS
 from codebreakers.server.ops.process import raise_nofile
 
 SETTLE_S_PER_PLAYER = 1 / 4_000  # time for the server to finish the last joins before sampling
@@ -57,6 +64,7 @@ def _loadgen_command(args: argparse.Namespace, urls: list[str]) -> list[str]:
         cmd += ["--rate", str(args.rate)]
     if args.bare:
         cmd.append("--bare")
+    cmd += ["--client", args.client, "--placement", args.placement]
     return cmd
 
 
@@ -145,6 +153,11 @@ def _print_table(report: dict[str, Any]) -> None:
     lat = report["latency_ms"]
     rows = [
         ("mode", f"{report['mode']} ({report['server'] or 'external'}, {report['nodes']} node(s))"),
+        (
+            "placement",
+            f"{report['placement']} ({report['tables_spanning_nodes']} tables span nodes)",
+        ),
+        ("load generator client", report["loadgen_client"]),
         ("players connected", report["players_connected"]),
         ("actions/s", f"{report['actions_per_s']} (target {report['rate_target']})"),
         ("pushes/s", report["pushes_per_s"]),
@@ -159,33 +172,59 @@ def _print_table(report: dict[str, Any]) -> None:
         print(f"{name:>24}  {value}")
 
 
+def _run_once(args: argparse.Namespace) -> dict[str, Any]:
+    if args.url:
+        return _measure(args, args.url.split(","), None)
+    with temp_workdir() as tmp:
+        servers = start_servers(
+            bare=args.bare,
+            server=args.server,
+            nodes=args.nodes,
+            db=args.db,
+            redis=args.redis,
+            workdir=Path(tmp),
+            push_bytes=args.push_bytes,
+        )
+        try:
+            return _measure(args, servers.urls, servers)
+        except BaseException:
+            print(servers.log_tail(), file=sys.stderr)
+            raise
+        finally:
+            servers.stop()
+
+
+def _run_placements(args: argparse.Namespace) -> dict[str, Any]:
+    """`--placement both`: players of each table split over the nodes, then whole tables on
+    one node each, one after the other on fresh servers (on PostgreSQL each in a scratch
+    database of its own, since a server resumes its database's unfinished games). The report
+    is the split run's, as without the option, plus both runs under `by_placement`."""
+    runs: dict[str, dict[str, Any]] = {}
+    for placement in PLACEMENTS:
+        one = argparse.Namespace(**{**vars(args), "placement": placement})
+        if one.db and one.db.startswith(("postgresql", "postgres:")) and not one.url:
+            with scratch_postgres(one.db) as url:
+                one.db = url
+                runs[placement] = _run_once(one)
+        else:
+            runs[placement] = _run_once(one)
+    return {**runs["split"], "by_placement": runs}
+
+
 def run(args: argparse.Namespace) -> int:
     if args.nodes > 1 and not args.url and not (args.redis and args.db):
         print("bench: --nodes > 1 needs --db (shared) and --redis", file=sys.stderr)
         return 2
+    if args.server == "picows" and not args.bare:
+        print("bench: --server picows serves the bare endpoint only (with --bare)", file=sys.stderr)
+        return 2
     raise_nofile(args.players * 2 + 4_096)
-    if args.url:
-        report = _measure(args, args.url.split(","), None)
-    else:
-        with temp_workdir() as tmp:
-            servers = start_servers(
-                bare=args.bare,
-                server=args.server,
-                nodes=args.nodes,
-                db=args.db,
-                redis=args.redis,
-                workdir=Path(tmp),
-                push_bytes=args.push_bytes,
-            )
-            try:
-                report = _measure(args, servers.urls, servers)
-            except BaseException:
-                print(servers.log_tail(), file=sys.stderr)
-                raise
-            finally:
-                servers.stop()
+    report = _run_placements(args) if args.placement == "both" else _run_once(args)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         _print_table(report)
+        for placement, one in report.get("by_placement", {}).items():
+            print(f"\n{'placement':>24}  {placement}")
+            _print_table(one)
     return 0

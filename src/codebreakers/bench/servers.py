@@ -7,14 +7,19 @@ PostgreSQL and Redis, one process per node), or the bare broadcast endpoint.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import psutil
@@ -118,8 +123,13 @@ class ServerSet:
 
 
 def _command(bare: bool, server: str, port: int, metrics_port: int) -> list[str]:
-    """The bare endpoint, or the game through `codebreakers serve` (its /metrics on a port of
-    its own)."""
+    """The bare endpoint (under uvicorn or granian, or on picows), or the game through
+    `codebreakers serve` (its /metrics on a port of its own)."""
+    if bare and server == "picows":  # the same endpoint on picows: no ASGI server under it
+        where = ["--host", "127.0.0.1", "--port", str(port)]
+        return [sys.executable, "-m", "codebreakers.bench.bare_picows", *where]
+    if server == "picows":
+        raise ValueError("--server picows runs the bare endpoint only (--bare)")
     at = ["--host", "127.0.0.1", "--port", str(port), "--server", server]
     if bare:
         return [sys.executable, "-m", "codebreakers.bench.asgi", "codebreakers.bench.bare:app", *at]
@@ -188,6 +198,30 @@ def _wait_until_up(url: str, path: str, proc: subprocess.Popen[bytes]) -> None:
             pass
         time.sleep(0.2)
     raise RuntimeError(f"server at {url} did not answer within {START_TIMEOUT_S:.0f} s")
+
+
+async def _admin(url: str, sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@contextmanager
+def scratch_postgres(url: str) -> Iterator[str]:
+    """A new, empty database on `url`'s PostgreSQL server (the URL pointing at it), dropped
+    afterwards."""
+    name = f"cb_bench_{uuid.uuid4().hex[:12]}"
+    parts = urlsplit(url)
+    admin = urlunsplit(parts._replace(scheme="postgresql"))
+    asyncio.run(_admin(admin, f'CREATE DATABASE "{name}"'))
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        asyncio.run(_admin(admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def temp_workdir() -> tempfile.TemporaryDirectory[str]:

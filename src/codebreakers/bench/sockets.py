@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from websockets.client import ClientProtocol
@@ -35,17 +36,46 @@ DEFLATE = os.environ.get("CODEBREAKERS_BENCH_DEFLATE", "1") != "0"
 FrameHandler = Callable[[str], None]
 
 
-class Shared:
-    """What every table of one load generator shares: the counters and the handshake gate."""
+CLIENTS = ("websockets", "picows")
+PLACEMENTS = ("split", "tables")
+SEATS = 6
 
-    def __init__(self, urls: list[str], stats: Stats) -> None:
+
+class Shared:
+    """What every table of one load generator shares: the counters, the handshake gate, which
+    client library its sockets use and how its players are placed on the nodes."""
+
+    def __init__(
+        self,
+        urls: list[str],
+        stats: Stats,
+        *,
+        client: str = "websockets",
+        placement: str = "split",
+        seats: int = SEATS,
+    ) -> None:
+        if client not in CLIENTS or placement not in PLACEMENTS:
+            raise ValueError(f"client {client!r} or placement {placement!r} unknown")
         self.urls = urls
         self.stats = stats
+        self.client = client
+        self.placement = placement
+        self.seats = seats
         self.gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
 
     def url_for(self, player_index: int) -> str:
-        """Players alternate between nodes, so a table's members sit on every node."""
+        """The node of a player (players are numbered table by table, `seats` to a table).
+
+        `split`: players alternate between nodes, so a table's members sit on every node and
+        every action crosses the bus. `tables`: a whole table sits on one node and tables
+        alternate, as a load balancer that routes by room would place them."""
+        if self.placement == "tables":
+            return self.urls[(player_index // self.seats) % len(self.urls)]
         return self.urls[player_index % len(self.urls)]
+
+    def nodes_of_table(self, first_player: int) -> int:
+        """How many nodes the table whose first player is `first_player` spans."""
+        return len({self.url_for(first_player + seat) for seat in range(self.seats)})
 
 
 class PlayerSocket(asyncio.Protocol):
@@ -115,6 +145,11 @@ class PlayerSocket(asyncio.Protocol):
             self.transport.close()
 
 
+def _origin(http_url: str) -> str:
+    parts = urlsplit(http_url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def ws_url(http_url: str, path: str) -> str:
     """`http://host:port` + `/path` as the matching `ws://` URL."""
     parts = urlsplit(http_url)
@@ -122,12 +157,27 @@ def ws_url(http_url: str, path: str) -> str:
     return f"{scheme}://{parts.netloc}{path}"
 
 
+class BenchSocket(Protocol):
+    """What a table needs of a player's socket, whichever client library is under it."""
+
+    def send(self, text: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
 async def open_socket(
     http_url: str, path: str, shared: Shared, on_frame: FrameHandler
-) -> PlayerSocket:
+) -> BenchSocket:
     """Connect, a bounded number of handshakes at a time so the listen backlog holds."""
+    if shared.client == "picows":
+        from codebreakers.bench.picows_sockets import open_picows_socket
+
+        async with shared.gate:
+            return await open_picows_socket(
+                ws_url(http_url, path), _origin(http_url), on_frame, shared.stats
+            )
     parts = urlsplit(http_url)
-    origin = f"{parts.scheme}://{parts.netloc}"
+    origin = _origin(http_url)
     loop = asyncio.get_running_loop()
     async with shared.gate:
         _transport, sock = await asyncio.wait_for(
