@@ -14,7 +14,6 @@ from typing import Any, Protocol, TypeVar
 from sqlalchemy.engine import URL, make_url
 
 from codebreakers.store.base import Store
-from codebreakers.store.postgres.engine import PostgresRunner
 from codebreakers.store.sqlite import SqliteFile, SqliteRunner, SqliteStore
 
 T = TypeVar("T")
@@ -42,7 +41,8 @@ def adapter(url: str) -> Store:
     parsed, backend = _parse(url)
     if backend == "sqlite":
         return SqliteStore(_sqlite_file(parsed))
-    # Imported here: asyncpg is needed only by a node that uses PostgreSQL.
+    # Imported here, as in `runner`: asyncpg (and SQLAlchemy's asyncio extra, greenlet) are
+    # needed only with PostgreSQL.
     from codebreakers.store.postgres.store import PostgresStore
 
     return PostgresStore(parsed)
@@ -53,6 +53,8 @@ def runner(url: str) -> Runner:
     parsed, backend = _parse(url)
     if backend == "sqlite":
         return SqliteRunner(_sqlite_file(parsed))
+    from codebreakers.store.postgres.engine import PostgresRunner  # SQLAlchemy's async engine
+
     return PostgresRunner(parsed)
 
 
