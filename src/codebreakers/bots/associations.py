@@ -190,7 +190,8 @@ class Associations:
 
 def _unit(quantised: np.ndarray, scale: np.ndarray) -> np.ndarray:
     rows = quantised.astype(np.float32) * scale[:, None]
-    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
+    unit: np.ndarray = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
+    return unit
 
 
 def _form_of(word: str, association: str) -> bool:

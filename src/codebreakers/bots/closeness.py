@@ -56,7 +56,8 @@ def association_closeness(
     )
     matched = np.array([lex.assoc.match_grade(t, keyword) for t in texts], dtype=np.float32)
     nearest = np.where(matched > 0, np.maximum(nearest, _grade_value(matched)), nearest)
-    return ASSOC_WEIGHT * np.maximum(nearest - ASSOC_FLOOR, 0.0)
+    added: np.ndarray = ASSOC_WEIGHT * np.maximum(nearest - ASSOC_FLOOR, 0.0)
+    return added
 
 
 def keyword_table(
@@ -64,7 +65,7 @@ def keyword_table(
 ) -> np.ndarray:
     """(n_clues, len(keywords)) score of each clue (text and unit vector) for each keyword."""
     kw = lex.embed(keywords)
-    table = vectors @ kw.T - HUBNESS_WEIGHT * lex.vocab.background(kw)[None, :]
+    table: np.ndarray = vectors @ kw.T - HUBNESS_WEIGHT * lex.vocab.background(kw)[None, :]
     for j, keyword in enumerate(keywords):
         table[:, j] += association_closeness(lex, keyword, texts, vectors)
     return table
@@ -73,7 +74,8 @@ def keyword_table(
 def embedding_table(lex: Lexicon, keywords: Sequence[str], vectors: np.ndarray) -> np.ndarray:
     """The embedding part of `keyword_table` alone: cheap for thousands of vocabulary rows."""
     kw = lex.embed(keywords)
-    return vectors @ kw.T - HUBNESS_WEIGHT * lex.vocab.background(kw)[None, :]
+    table: np.ndarray = vectors @ kw.T - HUBNESS_WEIGHT * lex.vocab.background(kw)[None, :]
+    return table
 
 
 def pool_association_table(lex: Lexicon, texts: Sequence[str], vectors: np.ndarray) -> np.ndarray:

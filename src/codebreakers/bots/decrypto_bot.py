@@ -127,8 +127,8 @@ class DecryptoBot:
         if f"lock_{target}" not in table.tasks():
             return None
         code = self._weigh(reading, proposals, table.seat)
-        chat = say_lock(lang, code) if table.view["you"]["can_team_chat"] else None
-        return BotMove({"type": "lock", "target": target, "code": code}, chat)
+        lock_chat = say_lock(lang, code) if table.view["you"]["can_team_chat"] else None
+        return BotMove({"type": "lock", "target": target, "code": code}, lock_chat)
 
     @staticmethod
     def _weigh(reading: Reading, proposals: dict[str, list[int]], seat: str) -> list[int]:

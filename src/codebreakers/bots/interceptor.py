@@ -70,12 +70,14 @@ class EnemyModel:
         """(n, P) each clue's closeness to every pool word."""
         pool = self._lex.pool
         closeness = vectors @ pool.vectors.T - pool.background[None, :]
-        return closeness + pool_association_table(self._lex, texts, vectors)
+        total: np.ndarray = closeness + pool_association_table(self._lex, texts, vectors)
+        return total
 
     def table(self, texts: Sequence[str], clue_vectors: np.ndarray) -> np.ndarray:
         """(n_clues, 4) scores of each clue (text and unit vector) for each keyword number."""
         if self._posterior is not None:
-            return self._pool_closeness(texts, clue_vectors) @ self._posterior.T
+            expected: np.ndarray = self._pool_closeness(texts, clue_vectors) @ self._posterior.T
+            return expected
         table = np.zeros((len(clue_vectors), 4), dtype=np.float32)
         for k, clues in enumerate(self._columns):
             if clues:

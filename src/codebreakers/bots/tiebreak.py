@@ -37,7 +37,7 @@ def _pool_fit(lex: Lexicon, clues: list[str]) -> np.ndarray:
         return -pool.background.copy()
     vectors = lex.embed(clues)
     closeness = vectors @ pool.vectors.T - pool.background[None, :]
-    fit = (closeness + pool_association_table(lex, clues, vectors)).sum(axis=0)
+    fit: np.ndarray = (closeness + pool_association_table(lex, clues, vectors)).sum(axis=0)
     best = np.argsort(-fit)[:_RESCORED]
     exact = keyword_table(lex, [pool.words[int(i)] for i in best], clues, vectors).sum(axis=0)
     # The exact scores rank the best few above every other word, among themselves by exact fit.
@@ -50,7 +50,8 @@ def _vocabulary_fit(lex: Lexicon, clues: list[str]) -> np.ndarray:
     background = vocab.background(vocab.vectors)
     if not clues:
         return -background
-    return (lex.embed(clues) @ vocab.vectors.T).sum(axis=0) - len(clues) * background
+    fit: np.ndarray = (lex.embed(clues) @ vocab.vectors.T).sum(axis=0) - len(clues) * background
+    return fit
 
 
 def guess_keywords(

@@ -54,7 +54,8 @@ class Vocab:
         Some words sit close to everything; subtracting this keeps them from attracting every
         clue (the CSLS correction of cross-lingual word retrieval).
         """
-        return vectors @ self.centre
+        hub: np.ndarray = vectors @ self.centre
+        return hub
 
 
 _lock = threading.Lock()
