@@ -18,6 +18,27 @@ from real_server import RealServer, free_port
 from server_harness import Client, Table, new_room
 
 SAMPLE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (\S+)$")
+LABEL = re.compile(r'[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*"')
+
+
+def sample_key(key: str) -> str:
+    """`name{labels}` with its labels in one order: Prometheus labels have none, and
+    prometheus-client writes them sorted, whatever order a test names them in."""
+    name, brace, labels = key.partition("{")
+    return f"{name}{{{','.join(sorted(LABEL.findall(labels)))}}}" if brace else key
+
+
+class Samples(dict[str, float]):
+    """Samples by `name{labels}`, found whatever the order of the labels asked for."""
+
+    def __getitem__(self, key: str) -> float:
+        return super().__getitem__(sample_key(key))
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and super().__contains__(sample_key(key))
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        return super().get(sample_key(key), default)
 
 
 def split_table(nodes: list[RealServer], **options: Any) -> tuple[str, list[Client]]:
@@ -60,22 +81,22 @@ def stored_actions(db: str, game_id: str) -> list[asyncpg.Record]:
     return asyncio.run(read())
 
 
-def metrics(node: RealServer) -> dict[str, float]:
-    """Every sample of the node's /metrics, keyed by name and labels as written."""
+def metrics(node: RealServer) -> Samples:
+    """Every sample of the node's /metrics, keyed by name and labels (in any order)."""
     answer = httpx.get(f"http://127.0.0.1:{node.metrics_port}/metrics", timeout=5)
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("text/plain; version=0.0.4")
     return parse_metrics(answer.text)
 
 
-def parse_metrics(text: str) -> dict[str, float]:
-    samples: dict[str, float] = {}
+def parse_metrics(text: str) -> Samples:
+    samples = Samples()
     for line in text.splitlines():
         if line.startswith("#") or not line:
             continue
         match = SAMPLE.match(line)
         assert match, f"not an exposition line: {line!r}"
-        samples[match[1] + (match[2] or "")] = float(match[3])
+        samples[sample_key(match[1] + (match[2] or ""))] = float(match[3])
     return samples
 
 

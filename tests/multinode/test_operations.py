@@ -17,12 +17,13 @@ from real_server import free_port
 from server_harness import OPEN, Client, Table, make_ports, new_room
 from starlette.testclient import TestClient
 
+from codebreakers.bus.local import LocalBus
 from codebreakers.server.app import create_app
 from codebreakers.server.cluster.shutdown import InFlight, drain
 from codebreakers.server.ops import process
 from codebreakers.server.ops.config import ServerConfig
 from codebreakers.server.ops.logs import JsonFormatter
-from codebreakers.server.ops.metrics import Histogram
+from codebreakers.server.ops.metrics import HeldCounts, Metrics
 
 
 def test_metrics_count_messages_actions_and_sockets(tmp_path: Path) -> None:
@@ -78,13 +79,17 @@ def test_metrics_show_the_collectors_passes(tmp_path: Path, monkeypatch) -> None
 
 
 def test_histogram_buckets_are_cumulative() -> None:
-    hist = Histogram()
+    metrics = Metrics(lambda: HeldCounts(0, 0, 0), LocalBus())
     for seconds in (0.0005, 0.003, 0.003, 7.0):
-        hist.observe(seconds)
-    assert hist.counts[0] == 1  # <= 1 ms
-    assert hist.counts[2] == 3  # <= 5 ms
-    assert hist.counts[-1] == 3  # <= 5 s: the 7 s one only in +Inf (count)
-    assert hist.count == 4 and hist.total == 7.0065
+        metrics.handled("Act", "ok", seconds)
+    seen = parse_metrics(metrics.render().decode())
+    bucket = 'codebreakers_message_seconds_bucket{type="Act",le="%s"}'
+    assert seen[bucket % "0.001"] == 1  # <= 1 ms
+    assert seen[bucket % "0.005"] == 3  # <= 5 ms
+    assert seen[bucket % "5.0"] == 3  # <= 5 s: the 7 s one only in +Inf (count)
+    assert seen[bucket % "+Inf"] == 4
+    count = seen['codebreakers_message_seconds_count{type="Act"}']
+    assert count == 4 and seen['codebreakers_message_seconds_sum{type="Act"}'] == 7.0065
 
 
 def test_json_log_lines_carry_fields_and_exceptions() -> None:
@@ -184,8 +189,14 @@ def test_a_sweep_reads_one_head_per_current_room_and_catches_a_game_up(tmp_path:
     second = TestClient(second_app)
     node = second_app.state.node
 
-    def reads() -> dict[str, int]:
-        return {dict(k)["op"]: h.count for k, h in node.metrics.store_seconds.items()}
+    def reads() -> dict[str, float]:
+        return {
+            sample.labels["op"]: sample.value
+            for family in node.metrics.registry.collect()
+            if family.name == "codebreakers_store_seconds"
+            for sample in family.samples
+            if sample.name.endswith("_count")
+        }
 
     with first, second:
         quiet = [new_room(second) for _ in range(3)]

@@ -4,6 +4,7 @@ again, after `busy` and after a store that failed outright (a database restartin
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -27,8 +28,8 @@ from codebreakers.store.base import StoreBusy
 
 class Overloaded:
     """Makes the store's calls named `names` raise StoreBusy while `on`, or for the next
-    `times` calls: the store itself (under the node's instrumented face, which turns that into
-    a `busy` refusal), as PostgresRunner does when no pooled connection frees up in time."""
+    `times` calls: the store itself (under the node's instrumented face, which only counts it),
+    as the PostgreSQL adapter does when no pooled connection frees up in time."""
 
     def __init__(
         self,
@@ -131,3 +132,33 @@ def test_bots_try_again_when_their_move_is_refused_busy(
     host.ok({"type": "start"})
     watch_until_over(host)
     assert refused[0] == refused[1]  # the same move, tried again
+
+
+@pytest.mark.parametrize("instrumented", [True, False], ids=["metrics", "no-metrics"])
+def test_busy_reaches_the_client_as_busy_with_or_without_the_metrics_wrapper(
+    server: TestClient, monkeypatch: pytest.MonkeyPatch, instrumented: bool
+) -> None:
+    """`StoreBusy` becomes `busy` where the server answers (the socket loop, the HTTP error
+    handler), not in the metrics wrapper: with the node's store calls going straight to the
+    store, a socket and an HTTP request still get `busy`."""
+    node = server.app.state.node  # type: ignore[attr-defined]
+    store = node.ports.store
+    overloaded = Overloaded(store, monkeypatch)
+    if not instrumented:
+        monkeypatch.setattr(node, "ports", replace(node.ports, store=store.inner))
+    code = new_room(server)
+    client = Client(server, code)
+    overloaded.on = True
+    refused = client.request({"type": "join", "name": "Ann"})
+    assert (refused["type"], refused["code"]) == ("error", "busy")
+    answer = server.post("/api/rooms", json={"game": "decrypto", "options": {}})
+    assert (answer.status_code, answer.json()["error"]["code"]) == (503, "busy")
+    assert overloaded.refused == 2
+    sample = node.metrics.registry.get_sample_value
+    failed = sample("codebreakers_store_errors_total", {"op": "update_room"})
+    assert failed == (1 if instrumented else None)  # counted only through the wrapper
+    refusals = sample("codebreakers_messages_total", {"type": "Join", "outcome": "refused"})
+    assert refusals == 1
+    overloaded.on = False
+    client.join("Ann")
+    assert len(server.get(f"/api/rooms/{code}").json()["players"]) == 1

@@ -21,14 +21,18 @@ from starlette.routing import Mount, WebSocketRoute
 
 from codebreakers.server.cluster import shutdown
 from codebreakers.server.cluster.node import Node
-from codebreakers.server.errors import ErrorCode, Refused
+from codebreakers.server.errors import BUSY_DETAIL, ErrorCode, Refused
 from codebreakers.server.http import quickplay, static
 from codebreakers.server.http.routes import WEB_DIR, error_response, routes
 from codebreakers.server.http.security import SecurityMiddleware
 from codebreakers.server.ops import metrics, process
 from codebreakers.server.ops.config import Ports, ServerConfig
+from codebreakers.server.ops.logs import get_logger
 from codebreakers.server.ops.proxies import ForwardedMiddleware
 from codebreakers.server.ws.endpoint import endpoint
+from codebreakers.store.base import StoreBusy
+
+log = get_logger(__name__)
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
@@ -41,6 +45,13 @@ async def _refused(request: Request, exc: Exception) -> Response:
     return error_response(exc)
 
 
+async def _busy(request: Request, exc: Exception) -> Response:
+    """The store could not take a call in time (`StoreBusy`, nothing done): 503 `busy`, and the
+    client may send the same request again."""
+    log.warning("store busy: request refused", path=request.url.path)
+    return error_response(Refused(ErrorCode.BUSY, BUSY_DETAIL))
+
+
 def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
     node = Node(ports, config or ServerConfig())
 
@@ -50,7 +61,9 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
         config = node.config
         scrapes = None
         if config.metrics_port:
-            scrapes = await metrics.serve_port(node, config.metrics_host, config.metrics_port)
+            scrapes = await metrics.serve_port(
+                node.metrics, config.metrics_host, config.metrics_port
+            )
         collector = None
         if node.config.tune_gc:
             process.freeze_startup()
@@ -83,7 +96,7 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
             Middleware(SecurityMiddleware, public_url=node.config.public_url),
             Middleware(GZipMiddleware, minimum_size=512),
         ],
-        exception_handlers={404: _not_found, Refused: _refused},
+        exception_handlers={404: _not_found, Refused: _refused, StoreBusy: _busy},
         lifespan=lifespan,
     )
     app.state.node = node

@@ -78,7 +78,7 @@ class CatchUp:
         """Read every held room's news from the store, over `spread_s` seconds; a failing room
         doesn't stop the rest."""
         node = self._node
-        node.metrics.bump(node.metrics.catchups, (("reason", reason),))
+        node.metrics.caught_up(reason)
         hubs = list(node.hubs.values())
         pause = spread_s / len(hubs) if hubs else 0.0
         for hub in hubs:

@@ -8,7 +8,6 @@ from the stored log. Every node learns of every change through the bus, its own 
 from __future__ import annotations
 
 import asyncio
-import logging
 from dataclasses import replace
 from typing import Any
 
@@ -18,7 +17,8 @@ from codebreakers.server.cluster.shutdown import InFlight
 from codebreakers.server.errors import Refused
 from codebreakers.server.ops.config import Ports, ServerConfig
 from codebreakers.server.ops.ipguard import IpGuard
-from codebreakers.server.ops.metrics import Metrics, instrument
+from codebreakers.server.ops.logs import get_logger
+from codebreakers.server.ops.metrics import HeldCounts, Metrics, instrument
 from codebreakers.server.play.bot_seats import BotDriver
 from codebreakers.server.play.retry import Backoff
 from codebreakers.server.play.timers import RoomTimer
@@ -27,7 +27,7 @@ from codebreakers.server.rooms.hub import RoomHub
 from codebreakers.server.wire.messages import Bye, encode
 from codebreakers.store.base import RoomRow
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 JSON = dict[str, Any]
 OPEN_LIMIT = 50
@@ -35,7 +35,7 @@ OPEN_LIMIT = 50
 
 class Node:
     def __init__(self, ports: Ports, config: ServerConfig) -> None:
-        self.metrics = Metrics()
+        self.metrics = Metrics(self.held_counts, ports.bus)
         self.ports = replace(ports, store=instrument(ports.store, self.metrics))
         self.config = config
         self.ip_guard = IpGuard(config.per_ip, ports.clock)
@@ -55,7 +55,7 @@ class Node:
             if game is not None:
                 await self.hub(game.room_code)  # arms its timer and wakes its bots
         self.catchup.start()
-        log.info("node started with %d live rooms", len(self.hubs))
+        log.info("node started", live_rooms=len(self.hubs))
 
     async def close(self) -> None:
         await self.catchup.close()
@@ -73,6 +73,15 @@ class Node:
             for conn in hub.all_connections():
                 conn.push(frame)
                 conn.close_soon()
+
+    def held_counts(self) -> HeldCounts:
+        """What /metrics counts of this node's rooms, when it is scraped."""
+        hubs = list(self.hubs.values())
+        return HeldCounts(
+            connections=sum(len(h.all_connections()) for h in hubs),
+            rooms=len(hubs),
+            games_live=sum(1 for h in hubs if h.runner is not None and not h.runner.over),
+        )
 
     # Rooms
 
@@ -166,7 +175,7 @@ class Node:
         hub = self.hubs.get(code)
         if hub is None:
             return
-        backoff = Backoff(f"room {code}: the timeout")
+        backoff = Backoff("the timeout", room=code)
         while True:
             try:
                 await hub.timeout()

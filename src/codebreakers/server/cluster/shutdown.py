@@ -9,15 +9,16 @@ message the node started handling is answered before its socket is told to recon
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import TYPE_CHECKING
+
+from codebreakers.server.ops.logs import get_logger
 
 if TYPE_CHECKING:
     import uvicorn
 
     from codebreakers.server.cluster.node import Node
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 DRAIN_S = 10.0  # at most this long for in-flight messages (a store that hangs can't hold us)
 FLUSH_S = 0.1  # for the sender tasks to put the `bye` frames on the wire
@@ -68,6 +69,6 @@ async def settle(node: Node) -> None:
     under uvicorn `drain` did all this already, and a second call finds nothing to do)."""
     node.draining = True
     if not await node.in_flight.idle(DRAIN_S):
-        log.warning("shutdown: messages still in flight after %.0f s; stopping anyway", DRAIN_S)
+        log.warning("shutdown: messages still in flight; stopping anyway", waited_s=DRAIN_S)
     node.say_goodbye(RETRY_MS)
     await asyncio.sleep(FLUSH_S)

@@ -11,15 +11,15 @@ better sending players there. The body names what failed, for the operator readi
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import TYPE_CHECKING
 
+from codebreakers.server.ops.logs import get_logger
 from codebreakers.server.ops.metrics import InstrumentedStore
 
 if TYPE_CHECKING:
     from codebreakers.server.cluster.node import Node
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 READY_TIMEOUT_S = 2.0
 PROBE_ROOM = "ready-probe"  # never a room code (those are 6 signs, no hyphen, no 0/O/1/I)
 
@@ -34,7 +34,7 @@ async def _store_answers(node: Node) -> str:
     except TimeoutError:
         return "timeout"
     except Exception as exc:  # any failure of the database is "not ready", named in the log
-        log.warning("readiness: the store failed: %s", exc)
+        log.warning("readiness: the store failed", error=str(exc))
         return "error"
     return "ok"
 

@@ -9,18 +9,18 @@ few hundred milliseconds, so it runs in a worker thread; the pause before a move
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import TYPE_CHECKING, Any
 
 from codebreakers.bots.base import Bot
 from codebreakers.server.errors import Refused
 from codebreakers.server.ops.config import BotFactory
+from codebreakers.server.ops.logs import get_logger
 from codebreakers.server.play.retry import Backoff
 
 if TYPE_CHECKING:
     from codebreakers.server.rooms.hub import RoomHub
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 
 class BotDriver:
@@ -46,7 +46,7 @@ class BotDriver:
             self._task.cancel()
 
     async def _run(self) -> None:
-        backoff = Backoff(f"room {self._hub.code}: a bot move")
+        backoff = Backoff("a bot move", room=self._hub.code)
         while True:
             self._again = False
             try:
@@ -97,7 +97,13 @@ class BotDriver:
             except Refused as refused:
                 if refused.busy:
                     raise
-                log.warning("room %s: bot %s move refused: %s", hub.code, seat, refused)
+                log.warning(
+                    "bot move refused",
+                    room=hub.code,
+                    seat=seat,
+                    code=refused.code,
+                    detail=refused.detail,
+                )
                 continue
             await hub.publish()
             return True

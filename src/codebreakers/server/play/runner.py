@@ -10,7 +10,6 @@ game (the room hub's lock), so within one node there is no race to lose.
 from __future__ import annotations
 
 import asyncio
-import logging
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,9 +17,10 @@ from typing import Any
 
 from codebreakers.games.base import GameRules, Rejection, Viewer
 from codebreakers.server.errors import ErrorCode, Refused
+from codebreakers.server.ops.logs import BoundLogger, get_logger
 from codebreakers.store.base import ActionRow, AppendResult, GameRow, Store
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 JSON = dict[str, Any]
 RETRIES = 8  # races are lost only to other nodes writing the same room at the same moment
@@ -48,10 +48,13 @@ class GameRunner:
     _seats: frozenset[str] = field(init=False, repr=False)
     # Each seat's Viewer, made once: a frozen dataclass is slow to make, six per action.
     _viewers: dict[str, Viewer] = field(init=False, repr=False)
+    # This game's logger: its lines carry the game's id as a field.
+    _log: BoundLogger = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._seats = frozenset(seat for team in self.setup["teams"].values() for seat in team)
         self._viewers = {seat: Viewer(seat) for seat in self._seats}
+        self._log = log.bind(game=self.game_id)
 
     @classmethod
     def start(cls, rules: GameRules[Any], game_id: str, setup: JSON) -> GameRunner:
@@ -124,7 +127,7 @@ class GameRunner:
                 if found is not None:
                     self.applied_ids[(seat, client_id)] = found.version
             await self.catch_up(store)
-        log.warning("game %s: gave up after %d version conflicts", self.game_id, RETRIES)
+        self._log.warning("gave up after version conflicts", seat=seat, tries=RETRIES)
         raise Refused(ErrorCode.BUSY, "the game changed concurrently; send again with the same id")
 
     def view(self, seat: str | None, open_spectator: bool) -> JSON:

@@ -18,17 +18,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from starlette.websockets import WebSocket
 
+from codebreakers.server.ops.logs import get_logger
 from codebreakers.server.ops.ratelimit import Bucket
 from codebreakers.server.wire.protocols import WRITE_TEXT, WRITE_TEXTS
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 OUTBOX_LIMIT = 256
 CLOSE_GOING_AWAY = 1001
@@ -81,7 +81,12 @@ class Connection:
                 self._send_now(self.ws.send_text(text.decode()))
             return
         if len(self._outbox) >= OUTBOX_LIMIT:
-            log.info("closing a socket that fell %d frames behind", OUTBOX_LIMIT)
+            log.info(
+                "closing a socket that fell behind",
+                frames=OUTBOX_LIMIT,
+                room=self.room,
+                player=self.player,
+            )
             self.close_soon()
             return
         self._outbox.append(text)

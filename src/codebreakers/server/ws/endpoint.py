@@ -9,7 +9,6 @@ other socket) carries on.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
@@ -17,10 +16,11 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from codebreakers.server.cluster.node import Node
-from codebreakers.server.errors import ErrorCode, Refused
+from codebreakers.server.errors import BUSY_DETAIL, ErrorCode, Refused
 from codebreakers.server.http.routes import client_address
 from codebreakers.server.http.security import same_origin
 from codebreakers.server.ops.config import BOT_LEVELS
+from codebreakers.server.ops.logs import BoundLogger, get_logger
 from codebreakers.server.ops.ratelimit import Bucket
 from codebreakers.server.rooms import document, room_codes
 from codebreakers.server.rooms.hub import RoomHub
@@ -52,8 +52,9 @@ from codebreakers.server.wire.messages import (
     error_id,
     parse_client,
 )
+from codebreakers.store.base import StoreBusy
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 JSON = dict[str, Any]
 
@@ -141,12 +142,31 @@ async def _handle(
         if msg_id is None and len(frame) <= MAX_FRAME_BYTES:  # name the frame when it can
             msg_id = error_id(frame)
         conn.push(encode(Error(msg_id, refused.code, refused.detail)))
+    except StoreBusy:  # the database could not take it in time: nothing was done
+        _socket_log(conn, hub).warning("store busy: message refused")
+        conn.push(encode(Error(msg_id, ErrorCode.BUSY, BUSY_DETAIL)))
     except Exception:
-        log.exception("unexpected failure handling a %s frame", type(frame).__name__)
+        _socket_log(conn, hub).exception(
+            "unexpected failure handling a frame", frame=type(frame).__name__
+        )
         conn.push(
             encode(Error(msg_id, ErrorCode.INTERNAL_ERROR, "the server failed; nothing applied"))
         )
     return hub
+
+
+def _socket_log(conn: Connection, hub: RoomHub | None) -> BoundLogger:
+    """The logger for a line about this socket, bound to what is known of it now: its room, the
+    player it speaks for, and the game running there with the seat that player plays (`seat`
+    absent for a spectator). Made when a line is logged rather than kept per socket: every
+    socket's own objects are what the young collector walks (server/ops/process.py)."""
+    bound = log.bind(room=conn.room, player=conn.player)
+    runner = hub.runner if hub is not None else None
+    if runner is not None:
+        bound = bound.bind(game=runner.game_id)
+        if conn.player is not None and conn.player in runner.seats():
+            bound = bound.bind(seat=conn.player)
+    return bound
 
 
 async def _hello(node: Node, conn: Connection, msg: Hello) -> RoomHub:
