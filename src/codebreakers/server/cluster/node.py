@@ -153,17 +153,16 @@ class Node:
 
     def _on_game_change(self, hub: RoomHub) -> None:
         """Re-arm the room's timer and let its bots look at the new state."""
-        runner = hub.runner
-        live = runner is not None and not runner.over and hub.data["status"] == "playing"
+        playing = hub.playing()
         timer = self._timers.get(hub.code)
-        deadline = runner.deadline() if live and runner else None
+        deadline = playing.deadline() if playing is not None else None
         if deadline is not None and timer is None:
             timer = self._timers[hub.code] = RoomTimer(
                 lambda: self._fire(hub.code), self.ports.clock
             )
         if timer is not None:
             timer.arm(deadline)
-        if live and self.ports.make_bot is not None and hub.bot_seats():
+        if playing is not None and self.ports.make_bot is not None and hub.bot_seats():
             driver = self._bots.get(hub.code)
             if driver is None:
                 driver = self._bots[hub.code] = BotDriver(

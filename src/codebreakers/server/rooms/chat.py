@@ -7,8 +7,10 @@ records have them; on the wire the channel is "all" or "team" plus the team's na
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from codebreakers.server.errors import ErrorCode, Refused
+from codebreakers.server.rooms import document
 from codebreakers.server.wire.messages import ChatLineOut
 from codebreakers.store.base import ChatLine
 
@@ -48,6 +50,12 @@ def to_wire(line: ChatLine) -> ChatLineOut:
         text=line.text,
         at=line.at,
     )
+
+
+def reader(data: dict[str, Any], pid: str | None) -> tuple[str | None, bool]:
+    """(team, open spectator) of whoever reads chat as `pid` in the room `data`."""
+    team = document.team_of(data, pid) if pid else None
+    return team, bool(data["options"].get("open_spectators")) and team is None
 
 
 def readable(line: ChatLineOut, team: str | None, open_spectator: bool) -> bool:

@@ -1,0 +1,187 @@
+"""The room as this node holds it: the stored document, its version, the current game's runner.
+
+The lock serialises everything that reads or changes them. A change goes one way: build the new
+document from the current one, store it with a version check, adopt it; on a conflict (another
+node changed the room) read the room again and build again. Starting a game is the same change
+with one step before the document is stored: the new game itself, so a room never names a game
+the store lacks. Nothing here touches a socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from codebreakers.server.errors import Refused
+from codebreakers.server.ops.config import Ports
+from codebreakers.server.play.runner import RETRIES, GameRunner, backoff
+from codebreakers.store.base import RoomRow
+
+JSON = dict[str, Any]
+T = TypeVar("T")
+# document.start, document.rematch or document.agreed_rematch: (data, actor, game id, action id)
+Begin = Callable[[JSON, str, str, str], tuple[JSON, dict[str, list[str]]]]
+
+
+class HeldRoom:
+    def __init__(self, ports: Ports, row: RoomRow, on_adopt: Callable[[], None]) -> None:
+        self.ports = ports
+        self.code = row.code
+        self.game = row.game
+        self.rules = ports.rules[row.game]
+        self.data = row.data
+        self.version = row.version
+        self.created_at = row.created_at
+        self.runner: GameRunner | None = None
+        self.lock = asyncio.Lock()
+        self._on_adopt = on_adopt  # a newer room read while judging a change: push it
+        self._bot_seats: tuple[JSON, GameRunner, tuple[str, ...]] | None = None
+
+    async def load_game(self) -> None:
+        """Fold the game the room names, if any."""
+        if self.data["game_id"]:
+            row = await self.ports.store.load_game(self.data["game_id"])
+            if row is None:
+                raise RuntimeError(f"room {self.code} names a missing game")
+            self.runner = GameRunner.from_row(self.rules, row)
+
+    async def read(self, notice: JSON) -> None:
+        """Read from the store what a bus notice says this node lacks: the room, a game another
+        node started (seen here, or while retrying a room change), the game's new actions."""
+        store = self.ports.store
+        if notice.get("room_version", 0) > self.version:
+            row = await store.load_room(self.code)
+            if row is None:
+                return
+            self.data, self.version = row.data, row.version
+        if self.data["game_id"] and (
+            self.runner is None or self.runner.game_id != self.data["game_id"]
+        ):
+            game = await store.load_game(self.data["game_id"])
+            if game is not None:
+                self.runner = GameRunner.from_row(self.rules, game)
+        runner = self.runner
+        if (
+            runner is not None
+            and notice.get("game_id") == runner.game_id
+            and notice.get("game_version", 0) > runner.version
+        ):
+            await runner.catch_up(store)
+
+    def playing(self) -> GameRunner | None:
+        """The game being played, if one is (not over, the room playing it)."""
+        runner = self.runner
+        if runner is None or runner.over or self.data["status"] != "playing":
+            return None
+        return runner
+
+    def open_spectators(self) -> bool:
+        return bool(self.data["options"].get("open_spectators"))
+
+    def bot_seats(self) -> tuple[str, ...]:
+        """The running game's bot seats, in table order (none once it is over); asked after
+        every action, so listed again only when the room's data or its game changed (each
+        change replaces `data`)."""
+        runner, data = self.playing(), self.data
+        if runner is None:
+            return ()
+        listed = self._bot_seats
+        if listed is None or listed[0] is not data or listed[1] is not runner:
+            players = data["players"]
+            seats = [s for team in runner.setup["teams"].values() for s in team]
+            bots = tuple(s for s in seats if players.get(s, {}).get("kind") == "bot")
+            listed = self._bot_seats = (data, runner, bots)
+        return listed[2]
+
+    def bot_level(self, seat: str) -> str:
+        level: str = self.data["players"][seat]["level"]
+        return level
+
+    # Changes
+
+    async def change(self, make: Callable[[JSON], tuple[JSON, T]]) -> T:
+        """Store the document `make` builds from the current one; returns make's second value
+        (a new player's id, say)."""
+        return await self._store(make, None)
+
+    async def start_game(self, actor: str, action_id: str, begin: Begin) -> GameRunner:
+        """Start a game (`begin` seats it in the document): the game is stored, then the room
+        pointing at it; the new game becomes the runner."""
+        self.runner = await self._store(
+            lambda data: self._new_game(data, actor, action_id, begin), self._create_game
+        )
+        return self.runner
+
+    def _new_game(
+        self, data: JSON, actor: str, action_id: str, begin: Begin
+    ) -> tuple[JSON, GameRunner]:
+        game_id = secrets.token_urlsafe(9)
+        data, teams = begin(data, actor, game_id, action_id)
+        setup = {
+            "options": data["options"],
+            "teams": teams,
+            "seed": secrets.randbits(62),
+            "now": self.ports.clock(),
+        }
+        runner = GameRunner.start(self.rules, game_id, setup)
+        if self.runner is not None:  # a retry of the last game's action is not a new action
+            runner.applied_ids.update(self.runner.applied_ids)
+        return data, runner
+
+    async def _create_game(self, runner: GameRunner) -> None:
+        await self.ports.store.create_game(
+            runner.game_id, self.code, self.data["game"], runner.setup, self.ports.clock()
+        )
+
+    async def _store(
+        self,
+        make: Callable[[JSON], tuple[JSON, T]],
+        before_room: Callable[[T], Awaitable[None]] | None,
+    ) -> T:
+        """Build, (store what the room will point at,) store the room; on a version conflict
+        reload and build again."""
+        store = self.ports.store
+        for attempt in range(RETRIES):
+            if attempt:
+                await backoff(attempt)
+            try:
+                data, extra = make(self.data)
+            except Refused:
+                # Judged on what this node holds; another node may have changed the room since
+                # (a join that makes a team complete): judge again on the stored room if newer.
+                if not await self._adopt_newer_room():
+                    raise
+                continue
+            if before_room is not None:
+                await before_room(extra)
+            if await self._save(data):
+                return extra
+            row = await store.load_room(self.code)
+            if row is None:
+                raise Refused("room_not_found", "the room is gone")
+            self.data, self.version = row.data, row.version  # pushed by the caller or a notice
+        raise Refused("busy", "the room changed concurrently; send again with the same id")
+
+    async def _adopt_newer_room(self) -> bool:
+        """Take the stored room when it is newer than this node's copy (and push it)."""
+        row = await self.ports.store.load_room(self.code)
+        if row is None or row.version <= self.version:
+            return False
+        self.data, self.version = row.data, row.version
+        self._on_adopt()
+        return True
+
+    async def _save(self, data: JSON) -> bool:
+        ok = await self.ports.store.update_room(
+            self.code,
+            self.version,
+            data,
+            public=data["public"],
+            waiting=data["status"] == "waiting",
+            now=self.ports.clock(),
+        )
+        if ok:
+            self.data, self.version = data, self.version + 1
+        return ok

@@ -1,0 +1,115 @@
+"""A room's chat on this node: the last line it has, lines said by players and bots, retries by id,
+the rate each player may write at, and the backlog a socket gets as it attaches.
+
+Lines are stored before they are pushed; the store numbers them per room (`seq`), so a node
+that missed some (a lost bus notice) reads exactly those. Called with the room's lock held.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from codebreakers.server.errors import Refused
+from codebreakers.server.ops.ratelimit import Buckets
+from codebreakers.server.rooms import chat, document
+from codebreakers.server.rooms.fanout import Fanout
+from codebreakers.server.rooms.held import HeldRoom
+from codebreakers.server.wire.messages import ChatLines, encode
+from codebreakers.store.base import ChatLine
+
+CHAT_BACKLOG = 500
+REMEMBERED_CHAT_IDS = 32
+
+
+class RoomChat:
+    def __init__(self, room: HeldRoom, fanout: Fanout) -> None:
+        self._room = room
+        self._fanout = fanout
+        self.seq = 0  # the last line this node has
+        self._ids: dict[str, OrderedDict[str, None]] = {}  # per player, the ids it said lately
+        self._buckets = Buckets(chat.LINES_BURST, chat.LINES_RATE)
+
+    async def load(self) -> None:
+        """Find the last line stored."""
+        room = self._room
+        while lines := await room.ports.store.chat_since(room.code, self.seq, CHAT_BACKLOG):
+            self.seq = lines[-1].seq
+
+    async def read(self, seq: int) -> None:
+        """Read and push the lines up to `seq` (a bus notice's) that this node lacks."""
+        room = self._room
+        lines = await room.ports.store.chat_since(room.code, self.seq, CHAT_BACKLOG)
+        if lines:
+            self.seq = lines[-1].seq
+            self._fanout.push_chat(room.data, lines)
+
+    async def say(self, actor: str, action_id: str, channel: str, text: str) -> None:
+        """A player's line: checked, limited, stored and pushed, once per id."""
+        seen = self._ids.setdefault(actor, OrderedDict())
+        if action_id in seen or await self._said(actor, action_id):
+            return
+        room = self._room
+        text = chat.clean_text(text)
+        chat.store_channel(channel, document.team_of(room.data, actor))
+        runner = room.runner
+        if (
+            runner
+            and room.data["status"] == "playing"
+            and actor in runner.seats()
+            and not room.rules.can_chat(runner.state, actor, channel)
+        ):
+            raise Refused("chat_not_allowed", "you can't write there right now")
+        if not self._buckets.take(actor, room.ports.clock()):
+            raise Refused("rate_limited", "too many chat lines; wait a little")
+        await self.append(actor, channel, text, action_id)
+        seen[action_id] = None
+        while len(seen) > REMEMBERED_CHAT_IDS:
+            seen.popitem(last=False)
+
+    async def _said(self, actor: str, action_id: str) -> bool:
+        """Whether the store holds the line `actor` sent with this id (acknowledged before a
+        restart, or on another node): then it is a retry, answered `ack` before any limit or
+        rule is checked, as it was applied."""
+        room = self._room
+        if await room.ports.store.find_chat(room.code, actor, action_id) is None:
+            return False
+        self._ids.setdefault(actor, OrderedDict())[action_id] = None
+        return True
+
+    async def append(self, pid: str, channel: str, text: str, client_id: str | None = None) -> None:
+        """Store and push a line; a retry the store already has (after a restart) is not pushed
+        again, since every reader got it then or gets it from the backlog."""
+        room = self._room
+        data = room.data
+        stored = chat.store_channel(channel, document.team_of(data, pid))
+        line = await room.ports.store.append_chat(
+            room.code,
+            data["game_id"],
+            stored,
+            pid,
+            data["players"][pid]["name"],
+            text,
+            room.ports.clock(),
+            client_id,
+        )
+        if line.seq <= self.seq:
+            return
+        self.seq = line.seq
+        self._fanout.push_chat(room.data, [line])
+
+    async def backlog_frame(self, pid: str | None, after: int) -> bytes:
+        """The newest CHAT_BACKLOG lines after `after` that `pid` may read, as one frame."""
+        lines = await self._backlog(after)
+        team, open_spectator = chat.reader(self._room.data, pid)
+        wire = [w for w in map(chat.to_wire, lines) if chat.readable(w, team, open_spectator)]
+        return encode(ChatLines(wire))
+
+    async def _backlog(self, after: int) -> list[ChatLine]:
+        room = self._room
+        lines: list[ChatLine] = []
+        while page := await room.ports.store.chat_since(room.code, after, CHAT_BACKLOG):
+            lines = (lines + page)[-CHAT_BACKLOG:]
+            after = page[-1].seq
+            if len(page) < CHAT_BACKLOG:
+                break
+        return lines
