@@ -2,24 +2,27 @@
 
 Each function is one unit of work; `store.py` runs a write inside a transaction, a read on its
 own (each statement of a read sees the latest commits, as under READ COMMITTED in a
-transaction). asyncpg prepares each statement once per connection and keeps it
-(`statement_cache_size`), and JSONB columns go through the msgspec codec `store.py` installs
-on every connection.
+transaction), and the batch writes (`append_actions`, `update_rooms`: several games' or rooms'
+writes in one statement, `commit.py`) as one statement on its own, which is its transaction.
+asyncpg prepares each statement once per connection and keeps it (`statement_cache_size`), and
+JSONB columns go through the msgspec codec `store.py` installs on every connection.
 
 Appends are serialised by the database: an action row's primary key is (game_id, version). Two
-nodes appending the same version can both pass the insert's conditions (READ COMMITTED runs
-them side by side); the primary key or the client-action unique index then lets exactly one
-insert commit, the other raises `UniqueViolationError`, and the adapter asks
-`explain_append_conflict`. Chat sequence numbers are chosen here, so a conflict there must never
-surface: the room row is locked first, FOR NO KEY UPDATE, which doesn't block foreign-key
-checks from new games.
+nodes appending the same version can both pass the insert's conditions (READ COMMITTED runs them
+side by side); the primary key or the client-action unique index then lets exactly one insert
+commit, the other's row is skipped (`ON CONFLICT DO NOTHING`, after waiting for the rival's
+transaction to end), and a second query says why it went in nowhere. Chat sequence numbers are
+chosen here, so a conflict there must never surface: the room row is locked first, FOR NO KEY
+UPDATE, which doesn't block foreign-key checks from new games.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
+import msgspec
 
 from codebreakers.store.base import (
     JSON,
@@ -30,6 +33,20 @@ from codebreakers.store.base import (
     RoomHead,
     RoomRow,
 )
+
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder().decode
+
+
+def _json_text(value: Any) -> str:
+    """JSON as text, for a text[] array cast to jsonb in the statement."""
+    return _encode(value).decode()
+
+
+def _as_stored(value: Any) -> Any:
+    """`value` as it reads back from a JSONB column (plain dicts and lists)."""
+    return _decode(_encode(value))
+
 
 # Rooms
 
@@ -62,26 +79,68 @@ async def load_room(db: asyncpg.Connection, code: str) -> RoomRow | None:
     return None if found is None else _room(found)
 
 
-async def update_room(
-    db: asyncpg.Connection,
-    code: str,
-    expected_version: int,
-    data: JSON,
-    public: bool,
-    waiting: bool,
-    now: float,
-) -> bool:
-    status = await db.execute(
-        "UPDATE rooms SET data = $1, version = version + 1, public = $2, waiting = $3,"
-        " updated_at = $4 WHERE code = $5 AND version = $6",
-        data,
-        public,
-        waiting,
-        now,
-        code,
-        expected_version,
-    )
-    return bool(status == "UPDATE 1")
+# Room updates of a batch (one per room) in one statement; each row's version check is
+# evaluated on the room's latest committed row (READ COMMITTED re-checks it after waiting on a
+# rival's update), and RETURNING names the rooms updated.
+_UPDATE_ROOMS = (
+    "UPDATE rooms SET data = b.data::jsonb, version = rooms.version + 1, public = b.public,"
+    " waiting = b.waiting, updated_at = b.updated_at"
+    " FROM unnest($1::text[], $2::integer[], $3::text[], $4::boolean[], $5::boolean[],"
+    " $6::double precision[]) AS b(code, expected, data, public, waiting, updated_at)"
+    " WHERE rooms.code = b.code AND rooms.version = b.expected RETURNING rooms.code"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomUpdate:
+    code: str
+    expected_version: int
+    data: JSON
+    public: bool
+    waiting: bool
+    now: float
+
+
+async def update_rooms(
+    db: asyncpg.Connection, batch: list[RoomUpdate], retried: bool
+) -> list[bool | Exception]:
+    """Each update of `batch` (one per room) when its room is at `expected_version`, bumping
+    it, in one statement run on its own: whether each matched.
+    `retried`: an earlier run may have committed, so a room found at the next version holding
+    exactly this update counts as updated."""
+    done = {
+        r[0]
+        for r in await db.fetch(
+            _UPDATE_ROOMS,
+            [u.code for u in batch],
+            [u.expected_version for u in batch],
+            [_json_text(u.data) for u in batch],
+            [u.public for u in batch],
+            [u.waiting for u in batch],
+            [u.now for u in batch],
+        )
+    }
+    results: list[bool | Exception] = []
+    for u in batch:
+        if u.code in done:
+            results.append(True)
+            continue
+        if retried:
+            found = await db.fetchrow(
+                "SELECT version, data, public, waiting, updated_at FROM rooms WHERE code = $1",
+                u.code,
+            )
+            if found is not None and tuple(found) == (
+                u.expected_version + 1,
+                _as_stored(u.data),
+                u.public,
+                u.waiting,
+                u.now,
+            ):
+                results.append(True)
+                continue
+        results.append(False)
+    return results
 
 
 async def list_rooms(
@@ -144,17 +203,6 @@ async def load_game(db: asyncpg.Connection, game_id: str) -> GameRow | None:
     return GameRow(found[0], found[1], found[2], found[3], found[4], found[5], found[6], actions)
 
 
-# The append in one statement: the row goes in only when the game exists, its last version is
-# the one before and the client action is new. A NULL client action id equals nothing, so an
-# action without one is never a duplicate.
-_APPEND_IF_NEXT = (
-    f"INSERT INTO actions (game_id, {_ACTION_COLUMNS})"
-    " SELECT $1::text, $2::integer, $3::text, $4::text, $5::jsonb, $6::double precision"
-    " WHERE EXISTS (SELECT 1 FROM games WHERE id = $1)"
-    " AND (SELECT coalesce(max(version), 0) FROM actions WHERE game_id = $1) = $2 - 1"
-    " AND NOT EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seat = $3"
-    " AND client_action_id = $4)"
-)
 # Why an append inserted nothing: no row for an unknown game, else whether it was a retry.
 _WHY_NOT_APPENDED = (
     "SELECT EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seat = $2"
@@ -162,34 +210,70 @@ _WHY_NOT_APPENDED = (
 )
 
 
-async def append_action(db: asyncpg.Connection, game_id: str, row: ActionRow) -> AppendResult:
-    """Append when the last version is `row.version - 1`; LookupError for an unknown game.
+# The append, one statement for a batch: each row of the arrays goes in only when its game exists,
+# its game's last version is the one before and its client action is new (a NULL client action id
+# equals nothing, so an action without one is never a duplicate); a row whose rival committed
+# first (primary key, client id) is skipped, not an error, so the others still go in. RETURNING
+# names the rows written. A batch holds one row per game.
+_APPEND_BATCH = (
+    f"INSERT INTO actions (game_id, {_ACTION_COLUMNS})"
+    " SELECT b.game_id, b.version, b.seat, b.client_action_id, b.action::jsonb, b.at"
+    " FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[], $5::text[],"
+    " $6::double precision[]) AS b(game_id, version, seat, client_action_id, action, at)"
+    " WHERE EXISTS (SELECT 1 FROM games WHERE id = b.game_id)"
+    " AND (SELECT coalesce(max(a.version), 0) FROM actions a WHERE a.game_id = b.game_id)"
+    " = b.version - 1"
+    " AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.game_id = b.game_id AND a.seat = b.seat"
+    " AND a.client_action_id = b.client_action_id)"
+    " ON CONFLICT DO NOTHING RETURNING game_id"
+)
+_STORED_AT = (
+    "SELECT seat, client_action_id, action, at FROM actions WHERE game_id = $1 AND version = $2"
+)
 
-    A retried client action is a DUPLICATE whatever version it now carries. The checks and the
-    insert are one statement; a rival committing meanwhile makes it raise
-    `UniqueViolationError` (the caller then asks `explain_append_conflict`). When nothing was
-    inserted, a second query says why.
-    """
-    status = await db.execute(
-        _APPEND_IF_NEXT, game_id, row.version, row.seat, row.client_action_id, row.action, row.at
-    )
-    if status == "INSERT 0 1":
-        return AppendResult.APPENDED
-    found = await db.fetchrow(_WHY_NOT_APPENDED, game_id, row.seat, row.client_action_id)
-    if found is None:
-        raise LookupError(f"no game {game_id!r}")
-    return AppendResult.DUPLICATE if found[0] else AppendResult.VERSION_CONFLICT
 
-
-async def explain_append_conflict(
-    db: asyncpg.Connection, game_id: str, row: ActionRow
-) -> AppendResult:
-    """After an append lost a race: DUPLICATE if the rival stored this very client action."""
-    if row.client_action_id is not None and await find_action(
-        db, game_id, row.seat, row.client_action_id
-    ):
-        return AppendResult.DUPLICATE
-    return AppendResult.VERSION_CONFLICT
+async def append_actions(
+    db: asyncpg.Connection, batch: list[tuple[str, ActionRow]], retried: bool
+) -> list[AppendResult | Exception]:
+    """Append each (game id, row) of `batch` (one per game) when its game's last version is
+    `row.version - 1`, in one statement run on its own (its own transaction): one result, or
+    LookupError for an unknown game, per row. A retried client action is a DUPLICATE
+    whatever version it now carries; when a row went in nowhere, a second query says why.
+    `retried`: an earlier run of this batch may have committed (its connection was lost), so
+    a row found stored at its version exactly as given is reported APPENDED."""
+    written = {
+        r[0]
+        for r in await db.fetch(
+            _APPEND_BATCH,
+            [g for g, _ in batch],
+            [r.version for _, r in batch],
+            [r.seat for _, r in batch],
+            [r.client_action_id for _, r in batch],
+            [_json_text(r.action) for _, r in batch],
+            [r.at for _, r in batch],
+        )
+    }
+    results: list[AppendResult | Exception] = []
+    for game_id, row in batch:
+        if game_id in written:
+            results.append(AppendResult.APPENDED)
+            continue
+        if retried:
+            stored = await db.fetchrow(_STORED_AT, game_id, row.version)
+            if stored is not None and tuple(stored) == (
+                row.seat,
+                row.client_action_id,
+                _as_stored(row.action),
+                row.at,
+            ):
+                results.append(AppendResult.APPENDED)  # our first attempt's row
+                continue
+        found = await db.fetchrow(_WHY_NOT_APPENDED, game_id, row.seat, row.client_action_id)
+        if found is None:
+            results.append(LookupError(f"no game {game_id!r}"))
+        else:
+            results.append(AppendResult.DUPLICATE if found[0] else AppendResult.VERSION_CONFLICT)
+    return results
 
 
 async def actions_since(db: asyncpg.Connection, game_id: str, version: int) -> list[ActionRow]:

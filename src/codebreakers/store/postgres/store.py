@@ -2,15 +2,19 @@
 
 Each port method is one function of `queries.py` on a pooled connection: a write inside a
 transaction, a read without one (one statement, or statements that each see the latest commits,
-as they would under READ COMMITTED). asyncpg prepares each statement once per connection and
-reuses it. Migrations run through SQLAlchemy and Alembic first (`engine.py`).
+as they would under READ COMMITTED). Appends and room updates, the hot path, go through a group
+committer (`commit.py`): those that queue up together go in one statement, each row with its own
+version check. asyncpg prepares each statement once per connection and reuses it. Migrations run
+through SQLAlchemy and Alembic first (`engine.py`).
 
 The pool holds at most POOL_SIZE connections. Busy handling is the adapter's: a call waits up to
 POOL_TIMEOUT_S for a free connection, then fails with `StoreBusy`, nothing having run. A pooled
 connection the server dropped meanwhile (a restarted database) is found by the first statement
 that uses it, before anything ran (a write's BEGIN, a read); the call then takes another
-connection, once. There is no
-ping before every call, and no reset query after it: the adapter leaves no session state behind
+connection, once. A batch statement whose connection is lost while it runs (its outcome unknown)
+runs once more on another connection, recognising its own rows if the first run committed them
+(`queries.append_actions`), so a retry neither doubles nor misreports a write. There is no ping
+before every call, and no reset query after it: the adapter leaves no session state behind
 (every transaction ends; the schema lock is transaction-scoped).
 """
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import asyncpg
@@ -37,9 +42,11 @@ from codebreakers.store.base import (
     StoreBusy,
 )
 from codebreakers.store.postgres import queries
+from codebreakers.store.postgres.commit import GroupCommitter
 from codebreakers.store.postgres.engine import PostgresRunner
 
 T = TypeVar("T")
+W = TypeVar("W")
 P = ParamSpec("P")
 Work = Callable[Concatenate[asyncpg.Connection, P], Awaitable[T]]
 
@@ -86,6 +93,12 @@ class PostgresStore:
         self._pool_size = pool_size
         self._pool_timeout = pool_timeout
         self._pool: asyncpg.Pool | None = None
+        self.appends: GroupCommitter[tuple[str, ActionRow], AppendResult] = GroupCommitter(
+            partial(self._batch, queries.append_actions)
+        )
+        self.room_updates: GroupCommitter[queries.RoomUpdate, bool] = GroupCommitter(
+            partial(self._batch, queries.update_rooms)
+        )
 
     async def open(self) -> None:
         """Migrate, then connect; a failure leaves it closed."""
@@ -101,8 +114,12 @@ class PostgresStore:
         self._pool = await asyncpg.create_pool(
             dsn, min_size=1, max_size=self._pool_size, init=_configure, reset=_keep_session
         )
+        self.appends.start()
+        self.room_updates.start()
 
     async def close(self) -> None:
+        await self.appends.stop()
+        await self.room_updates.stop()
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
@@ -148,6 +165,29 @@ class PostgresStore:
                 return result
         raise AssertionError("unreachable")
 
+    async def _batch(
+        self,
+        statement: Callable[[asyncpg.Connection, list[W], bool], Awaitable[list[Any]]],
+        batch: list[W],
+    ) -> list[Any]:
+        """`statement(connection, batch, retried)` on its own: one result or exception per
+        write. Run again once on another connection when its connection was lost (`retried`:
+        the first run may have committed); run write by write when the database refused the
+        statement, so that only the faulty write fails."""
+        for attempt in (1, 2):
+            async with self._connection() as conn:
+                try:
+                    return await statement(conn, batch, attempt == 2)
+                except CONNECTION_LOST:
+                    conn.terminate()
+                    if attempt == 2:
+                        raise
+                except asyncpg.PostgresError:
+                    if len(batch) == 1:
+                        raise
+                    return [await _alone(statement, conn, write) for write in batch]
+        raise AssertionError("unreachable")
+
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
         if self._pool is None:
@@ -179,9 +219,8 @@ class PostgresStore:
         waiting: bool,
         now: float,
     ) -> bool:
-        return await self.write(
-            queries.update_room, code, expected_version, data, public, waiting, now
-        )
+        update = queries.RoomUpdate(code, expected_version, data, public, waiting, now)
+        return await self.room_updates.submit(code, update)
 
     async def list_rooms(self, *, public: bool, waiting: bool, limit: int) -> list[RoomRow]:
         return await self.read(queries.list_rooms, public, waiting, limit)
@@ -200,12 +239,7 @@ class PostgresStore:
         return await self.read(queries.load_game, game_id)
 
     async def append_action(self, game_id: str, row: ActionRow) -> AppendResult:
-        try:
-            return await self.write(queries.append_action, game_id, row)
-        except asyncpg.UniqueViolationError:
-            # A rival committed between our check and our insert: the primary key or the
-            # client id stopped us.
-            return await self.read(queries.explain_append_conflict, game_id, row)
+        return await self.appends.submit(game_id, (game_id, row))
 
     async def actions_since(self, game_id: str, version: int) -> list[ActionRow]:
         return await self.read(queries.actions_since, game_id, version)
@@ -244,6 +278,20 @@ class PostgresStore:
 
     async def chat_of_game(self, game_id: str) -> list[ChatLine]:
         return await self.read(queries.chat_of_game, game_id)
+
+
+async def _alone(
+    statement: Callable[[asyncpg.Connection, list[W], bool], Awaitable[list[Any]]],
+    conn: asyncpg.Connection,
+    write: W,
+) -> Any:
+    """One write of a refused batch on its own: its result, or the error it alone raises."""
+    try:
+        return (await statement(conn, [write], False))[0]
+    except CONNECTION_LOST:
+        raise
+    except asyncpg.PostgresError as exc:
+        return exc
 
 
 async def _rollback(transaction: Any) -> None:
