@@ -125,5 +125,9 @@ def test_both_placements_over_two_nodes(postgres_url: str, redis_url: str) -> No
         assert run["errors"] == {} and run["incomplete_actions"] == 0
         assert run["actions_per_s"] > 0 and run["latency_ms"]["count"] == run["actions"]
         assert run["pushes_per_s"] >= 6 * run["actions_per_s"] * 0.75
+        pg = run["postgres"]  # the database's own processes, sampled like the servers
+        assert pg["processes"] >= 2 and pg["cpu"] >= 0
+        assert pg["wal_bytes_per_s"] > 0  # the actions were written
+        assert run["server_cpu_ms_per_action"] > 0
     assert runs["split"]["tables_spanning_nodes"] == 4  # every table of 6 sits on both nodes
     assert runs["tables"]["tables_spanning_nodes"] == 0  # each table on one node

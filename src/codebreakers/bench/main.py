@@ -19,7 +19,7 @@ from typing import IO, Any
 
 import psutil
 
-from codebreakers.bench import collector
+from codebreakers.bench import collector, pgstats
 from codebreakers.bench.servers import (
     CpuSample,
     ServerSet,
@@ -111,6 +111,8 @@ def _measure(
         peak = _PeakRss(servers) if servers else None
         if peak:
             peak.start()
+        pg = pgstats.local_postgres(args.db)
+        pg0 = pgstats.sample(*pg) if pg else None
         cpu0, machine0, t0 = (
             servers.cpu_sample() if servers else None,
             psutil.cpu_times(),
@@ -124,6 +126,7 @@ def _measure(
             psutil.cpu_times(),
             time.monotonic(),
         )
+        pg1 = pgstats.sample(*pg) if pg else None
         gc1 = collector.young_passes(scraped) if scraped else None
         if peak:
             peak.halt.set()
@@ -146,6 +149,14 @@ def _measure(
     if servers and cpu0 and cpu1:
         rss = (rss_base, rss_idle, peak.peak if peak else 0)
         report |= _server_report((cpu0, cpu1), rss, ready["players_connected"])
+        served = report["actions_per_s"]
+        report["server_cpu_ms_per_action"] = (
+            round(report["server_cpu"] * 1000 / served, 3) if served else None
+        )
+    if pg and pg0 and pg1:
+        report["postgres"] = pgstats.window_report(
+            pg[0], pg0, pg1, t1 - t0, report["actions_per_s"]
+        )
     return report
 
 
