@@ -56,28 +56,36 @@ class ActionDecoder:
 
     def decode(self, raw: Any) -> Action | Rejection:
         """The action `raw` is, types and bounds checked, or the first thing wrong with it."""
-        if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+        kind = raw.get("type") if isinstance(raw, dict) else None
+        if not isinstance(kind, str):
             return Rejection(self.malformed, 'an object with a "type"')
-        kind: str = raw["type"]
         spec = self._specs.get(kind)
         if spec is None:
             return Rejection(self.unknown, kind[:40])
+        try:
+            action: Action = msgspec.convert(raw, spec.cls)  # unknown fields refused too
+        except msgspec.ValidationError:
+            return self._first_error(spec, raw)
+        if spec.shapes is not None and raw.keys() - {"type"} not in spec.shapes:
+            return self._wrong_shape(spec)  # optional fields left out, or both given
+        return action
+
+    def _wrong_shape(self, spec: _Spec) -> Rejection:
+        wanted = " or ".join(", ".join(sorted(shape)) for shape in spec.shapes or ())
+        return Rejection(
+            self.malformed, f"{spec.cls.__struct_config__.tag} takes exactly: {wanted}"
+        )
+
+    def _first_error(self, spec: _Spec, raw: Mapping[str, Any]) -> Rejection:
+        """Why msgspec refused `raw`: a field the kind lacks (or the wrong set of fields, for a
+        kind with shapes) first, then the first bad field in the kind's order."""
         given = raw.keys() - {"type"}
         if spec.shapes is not None:
             if given not in spec.shapes:
-                wanted = " or ".join(", ".join(sorted(shape)) for shape in spec.shapes)
-                return Rejection(self.malformed, f"{kind} takes exactly: {wanted}")
+                return self._wrong_shape(spec)
         elif not given <= spec.fields:
-            return Rejection(
-                self.malformed, f"unexpected field {sorted(given - spec.fields)[0][:40]}"
-            )
-        try:
-            action: Action = msgspec.convert(raw, spec.cls)
-        except msgspec.ValidationError:
-            return self._first_error(spec, raw)
-        return action
-
-    def _first_error(self, spec: _Spec, raw: Mapping[str, Any]) -> Rejection:
+            extra = sorted(given - spec.fields)[0][:40]
+            return Rejection(self.malformed, f"unexpected field {extra}")
         for name, hint, code, detail in spec.checks:
             if name not in raw:
                 if spec.shapes is None:

@@ -68,20 +68,24 @@ def parse_action(raw: Any) -> DecryptoAction | Rejection:
             cleaned = _texts(clues, CLUE_MAX_CHARS)
             if isinstance(cleaned, Rejection):
                 return cleaned
+            if cleaned == clues:
+                return action
             return type(action)((cleaned[0], cleaned[1], cleaned[2]))
         case Propose(code=code) | Lock(code=code):
             if len(set(code)) != 3:
                 return reject(RejectionCode.INVALID_CODE, "three different digits from 1 to 4")
             return action
         case Note(number, text):
-            text = clean_text(text)
-            if len(text) > NOTE_MAX_CHARS:
+            stored = clean_text(text)
+            if len(stored) > NOTE_MAX_CHARS:
                 return reject(RejectionCode.TEXT_TOO_LONG, f"at most {NOTE_MAX_CHARS} characters")
-            return Note(number, text)
+            return action if stored == text else Note(number, stored)
         case GuessKeywords(words):
             guesses = _texts(words, GUESS_MAX_CHARS)
             if isinstance(guesses, Rejection):
                 return guesses
+            if guesses == words:
+                return action
             return GuessKeywords((guesses[0], guesses[1], guesses[2], guesses[3]))
         case AcceptGuess() | ReviewDone() | Timeout():
             return action
