@@ -18,7 +18,12 @@ level: up to 110,592 transmissions x 24 codes):
   level's margin, and its calibrated probability counts in favour, and so does the plain
   reading's (the embedding alone, as a person who does not share our lexicon reads);
 - the enemy's reading (interceptor.py) from our public clue history: the chance it intercepts
-  counts against, weighted by the level's defence (no interception in round 1);
+  counts against, weighted by the level's defence (no interception in round 1). The history
+  reading is what an opponent at the table has (the notes sheet): a clue is safe when it is far
+  from that keyword's earlier clues, another facet of it each round. The hard interceptor's
+  pool reading is not guarded against: once it has placed our keywords it scores every clue
+  that reads well as interceptable, so guarding against it chose clues a partner reads poorly
+  too (docs/bots.md);
 - naturalness: the association's grade (or the word's frequency), and a little closeness.
 It picks among the near-best with the level's softness, then decodes the chosen clues as its
 teammates will, as a last check.
@@ -57,11 +62,11 @@ FAMILIARITY = 0.02
 VOCABULARY_PENALTY = 0.3
 # Fewer usable associations than this for a keyword, and vocabulary words fill the shortlist.
 MIN_ASSOCIATIONS = 4
-# Weight of the plain reading (embedding only, no lexicon) of our transmission: a person reads
-# a clue more surely when it is close to its keyword in general, not only through the lexicon
-# (on simulated games an independent reader decoded 69% of the hard bots' transmissions with
-# it, 49% without; it makes clues easier to intercept too, which a higher defence offsets).
-PLAIN_WEIGHT = 1.0
+# The plain reading (embedding only, no lexicon) of our transmission counts with the level's
+# `plain` weight: a person reads a clue more surely when it is close to its keyword in general,
+# not only through the lexicon (on simulated games an independent reader decoded 69% of the
+# hard bots' transmissions at weight 1, 49% without; ~80% at the hard level's 8 with its
+# defence of 6 against the history reading).
 # Softer than the decode temperature, so a clearer plain lead keeps counting (0.1: 65% read by
 # the independent reader and 20% intercepted by the baseline on simulated games, against 62%
 # and 21% at the decode temperature).
@@ -182,7 +187,9 @@ def _slot_parts(slot_tables: Sequence[np.ndarray]) -> list[np.ndarray]:
     return [t[:, CODE_INDEX[:, i]].astype(np.float64) for i, t in enumerate(slot_tables)]
 
 
-def _log_partition(parts: Sequence[np.ndarray], temperature: float, skip: int | None = None):  # type: ignore[no-untyped-def]
+def _log_partition(
+    parts: Sequence[np.ndarray], temperature: float, skip: int | None = None
+) -> np.ndarray:
     """(K0, K1, K2) log of sum over codes (but `skip`) of exp(code score / temperature)."""
     scaled = [p / temperature for p in parts]
     tops = [s.max(axis=1) for s in scaled]
@@ -193,46 +200,40 @@ def _log_partition(parts: Sequence[np.ndarray], temperature: float, skip: int | 
     k0, k1, k2 = (len(e) for e in exps)
     pairs = (exps[0][:, None, :] * exps[1][None, :, :]).reshape(k0 * k1, -1)
     total = (pairs @ exps[2].T).reshape(k0, k1, k2)
-    return (
+    log_total: np.ndarray = (
         np.log(np.maximum(total, 1e-300))
         + tops[0][:, None, None]
         + tops[1][None, :, None]
         + tops[2][None, None, :]
     )
+    return log_total
 
 
 def _true_score(parts: Sequence[np.ndarray], truth: int) -> np.ndarray:
-    return (
+    score: np.ndarray = (
         parts[0][:, truth][:, None, None]
         + parts[1][:, truth][None, :, None]
         + parts[2][:, truth][None, None, :]
     )
+    return score
 
 
 def _chance(parts: Sequence[np.ndarray], truth: int, temperature: float) -> np.ndarray:
     """(K0, K1, K2) softmax probability of the true code for every combination."""
-    return np.exp(_true_score(parts, truth) / temperature - _log_partition(parts, temperature))
+    log_chance = _true_score(parts, truth) / temperature - _log_partition(parts, temperature)
+    chance: np.ndarray = np.exp(log_chance)
+    return chance
 
 
 def _interception_chance(
-    lex: Lexicon,
-    history: History,
-    slots: Sequence[list[Candidate]],
-    truth: int,
-    level: Level,
+    lex: Lexicon, history: History, slots: Sequence[list[Candidate]], truth: int
 ) -> np.ndarray:
-    """The chance the enemy reads the true code: by our history alone, and at the hard level
-    the mean of that and the chance with the keyword pool. (The worse of the two would be the
-    pool's nearly always once its posterior knows our keywords: an enemy who knows every pool
-    word's associations places any association, so it would no longer tell clues apart.)"""
-    chances = []
-    for use_pool in (False, True) if level.use_pool else (False,):
-        model = EnemyModel(lex, history, use_pool)
-        parts = _slot_parts(
-            [model.table([c.text for c in s], np.stack([c.vector for c in s])) for s in slots]
-        )
-        chances.append(_chance(parts, truth, model.temperature))
-    return np.mean(chances, axis=0)
+    """(K0, K1, K2) the chance the enemy reads the true code from our public history."""
+    model = EnemyModel(lex, history, use_pool=False)
+    parts = _slot_parts(
+        [model.table([c.text for c in s], np.stack([c.vector for c in s])) for s in slots]
+    )
+    return _chance(parts, truth, model.temperature)
 
 
 def _distinct(slots: Sequence[list[Candidate]]) -> np.ndarray:
@@ -275,9 +276,9 @@ def choose_transmission(
     )
     utility = _chance(own, truth, DECODE_TEMPERATURE)
     plain = _slot_parts([embedding_table(lex, keywords, v) for v in vectors])
-    utility = utility + PLAIN_WEIGHT * _chance(plain, truth, PLAIN_TEMPERATURE)
+    utility = utility + level.plain * _chance(plain, truth, PLAIN_TEMPERATURE)
     if intercepted and level.defence > 0.0:
-        utility = utility - level.defence * _interception_chance(lex, history, slots, truth, level)
+        utility = utility - level.defence * _interception_chance(lex, history, slots, truth)
     natural = [
         NATURALNESS * t[:, digit - 1] + np.array([c.prior for c in s])
         for s, t, digit in zip(slots, tables, code, strict=True)
