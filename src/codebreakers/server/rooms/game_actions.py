@@ -9,18 +9,18 @@ the game (the node re-arms the room's timer and pokes its bots). Called with the
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Callable
 from typing import Any
 
 from codebreakers.games.base import SYSTEM_SEAT, Rejection
 from codebreakers.server.errors import Refused
+from codebreakers.server.ops.logs import get_logger
 from codebreakers.server.play.runner import GameRunner
 from codebreakers.server.rooms import document
 from codebreakers.server.rooms.fanout import Fanout
 from codebreakers.server.rooms.held import HeldRoom
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 JSON = dict[str, Any]
 # Timeouts applied before a late action, at most: one applies every deadline passed at once, the
@@ -87,7 +87,9 @@ class GameActions:
             except Refused as refused:
                 if refused.busy:
                     raise  # the timer tries again shortly (Node._fire)
-                log.warning("room %s: timeout refused: %s", room.code, refused)
+                log.warning(
+                    "timeout refused", room=room.code, code=refused.code, detail=refused.detail
+                )
         self._changed_game()  # early wake-up or refused: arm again
 
     async def views_ready(self) -> None:
@@ -121,7 +123,12 @@ class GameActions:
             except Refused as refused:
                 if refused.busy:
                     raise
-                log.warning("room %s: overdue timeout refused: %s", room.code, refused)
+                log.warning(
+                    "overdue timeout refused",
+                    room=room.code,
+                    code=refused.code,
+                    detail=refused.detail,
+                )
                 return
             if applied:
                 await self._applied(runner)
