@@ -5,7 +5,8 @@ writes rooms, games and chat prefixed `bench-` into that database (use a scratch
 Prints append latency (one writer), throughput and latency with many games appending at once,
 room updates, chat appends, and the time to load a long game, each with its CPU per operation:
 all threads, and in brackets the event loop's thread alone (the rest is the store's threads).
-Figures go to docs/storage.md (and the machine's load average is printed with them).
+`--pool-size N` sizes a PostgreSQL store's connection pool. Figures go to docs/storage.md (and
+the machine's load average is printed with them).
 """
 
 from __future__ import annotations
@@ -116,14 +117,28 @@ async def main() -> None:
     parser.add_argument("url", nargs="?", help="database URL (default: a temporary SQLite file)")
     parser.add_argument("--games", type=int, default=51)
     parser.add_argument("--actions", type=int, default=200)
+    parser.add_argument(
+        "--pool-size",
+        type=int,
+        help="PostgreSQL: connections in the store's pool (default: the store's POOL_SIZE)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         url = args.url or f"sqlite:///{Path(scratch) / 'bench.db'}"
         store = open_store(url)
+        if args.pool_size is not None:
+            from sqlalchemy.engine import make_url
+
+            from codebreakers.store.postgres.store import PostgresStore
+
+            if not isinstance(store, PostgresStore):
+                parser.error("--pool-size is for a PostgreSQL URL")
+            store = PostgresStore(make_url(url), pool_size=args.pool_size)
         await store.open()
         try:
             load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-            print(f"store bench on {url.split('@')[-1]} (load average {load})")
+            pool = f", pool of {args.pool_size}" if args.pool_size is not None else ""
+            print(f"store bench on {url.split('@')[-1]}{pool} (load average {load})")
             await run(store, args.games, args.actions)
         finally:
             await store.close()

@@ -16,9 +16,9 @@ which rows went in, so one game's conflict neither fails nor undoes another's wr
 - If the statement raises for a reason other than a lost connection (a value the database
   refuses), the batch's writes are run again one by one, so that only the faulty one fails.
 - A lost connection (a restarted database) leaves the outcome unknown: the store's flush runs
-  the batch once more on another connection, telling the statement's function so, which then
-  recognises its own rows stored by the first attempt instead of reporting them as conflicts
-  (`store.py`, `queries.append_actions`).
+  the batch once more on another connection, and the statement's function recognises its own
+  rows stored by the first attempt instead of reporting them as conflicts (`store.py`,
+  `queries.append_actions`).
 - A write whose caller gave up (cancelled) before its batch started is skipped; one that was
   running completes.
 """

@@ -106,8 +106,13 @@ async def update_rooms(
 ) -> list[bool | Exception]:
     """Each update of `batch` (one per room) when its room is at `expected_version`, bumping
     it, in one statement run on its own: whether each matched.
-    `retried`: an earlier run may have committed, so a room found at the next version holding
-    exactly this update counts as updated."""
+
+    `retried`: the store runs this batch again because its first run's connection was lost, so
+    a room found at the next version holding exactly this update (data, flags, time) counts as
+    updated (the first run stored it). Only then: two callers may well write the same
+    document at one version, and only one of them may win. A caller that sends an update again
+    after an exception gets False when its first attempt was stored, and reloads the room, as
+    after any refusal."""
     done = {
         r[0]
         for r in await db.fetch(
@@ -125,21 +130,17 @@ async def update_rooms(
         if u.code in done:
             results.append(True)
             continue
-        if retried:
-            found = await db.fetchrow(
-                "SELECT version, data, public, waiting, updated_at FROM rooms WHERE code = $1",
-                u.code,
-            )
-            if found is not None and tuple(found) == (
-                u.expected_version + 1,
-                _as_stored(u.data),
-                u.public,
-                u.waiting,
-                u.now,
-            ):
-                results.append(True)
-                continue
-        results.append(False)
+        if not retried:
+            results.append(False)
+            continue
+        found = await db.fetchrow(
+            "SELECT version, data, public, waiting, updated_at FROM rooms WHERE code = $1", u.code
+        )
+        results.append(
+            found is not None
+            and tuple(found)
+            == (u.expected_version + 1, _as_stored(u.data), u.public, u.waiting, u.now)
+        )
     return results
 
 
@@ -203,10 +204,13 @@ async def load_game(db: asyncpg.Connection, game_id: str) -> GameRow | None:
     return GameRow(found[0], found[1], found[2], found[3], found[4], found[5], found[6], actions)
 
 
-# Why an append inserted nothing: no row for an unknown game, else whether it was a retry.
+# Why an append inserted nothing: no row for an unknown game, else whether its client action is
+# stored, and the row stored at its version.
 _WHY_NOT_APPENDED = (
     "SELECT EXISTS (SELECT 1 FROM actions WHERE game_id = $1 AND seat = $2"
-    " AND client_action_id = $3::text) FROM games WHERE id = $1"
+    " AND client_action_id = $3::text), s.seat, s.client_action_id, s.action, s.at"
+    " FROM games LEFT JOIN actions s ON s.game_id = games.id AND s.version = $4::integer"
+    " WHERE games.id = $1"
 )
 
 
@@ -227,9 +231,6 @@ _APPEND_BATCH = (
     " AND a.client_action_id = b.client_action_id)"
     " ON CONFLICT DO NOTHING RETURNING game_id"
 )
-_STORED_AT = (
-    "SELECT seat, client_action_id, action, at FROM actions WHERE game_id = $1 AND version = $2"
-)
 
 
 async def append_actions(
@@ -239,8 +240,15 @@ async def append_actions(
     `row.version - 1`, in one statement run on its own (its own transaction): one result, or
     LookupError for an unknown game, per row. A retried client action is a DUPLICATE
     whatever version it now carries; when a row went in nowhere, a second query says why.
-    `retried`: an earlier run of this batch may have committed (its connection was lost), so
-    a row found stored at its version exactly as given is reported APPENDED."""
+
+    A retry of a write whose answer was lost with its connection (a restarted database),
+    whether the store runs it again itself or its caller sends it again, never doubles an
+    action: with a client action id it is a DUPLICATE (the caller answers with the stored
+    result, as for any retry); without one, a row found stored at its version exactly as given
+    (seat, action, time) is reported APPENDED, since it is this very write, instead of a
+    conflict that would make the caller apply it again at the next version. So `retried` (the
+    store runs the batch again) changes nothing here.
+    """
     written = {
         r[0]
         for r in await db.fetch(
@@ -258,21 +266,22 @@ async def append_actions(
         if game_id in written:
             results.append(AppendResult.APPENDED)
             continue
-        if retried:
-            stored = await db.fetchrow(_STORED_AT, game_id, row.version)
-            if stored is not None and tuple(stored) == (
-                row.seat,
-                row.client_action_id,
-                _as_stored(row.action),
-                row.at,
-            ):
-                results.append(AppendResult.APPENDED)  # our first attempt's row
-                continue
-        found = await db.fetchrow(_WHY_NOT_APPENDED, game_id, row.seat, row.client_action_id)
+        found = await db.fetchrow(
+            _WHY_NOT_APPENDED, game_id, row.seat, row.client_action_id, row.version
+        )
         if found is None:
             results.append(LookupError(f"no game {game_id!r}"))
+        elif found[0]:
+            results.append(AppendResult.DUPLICATE)
+        elif row.client_action_id is None and tuple(found)[1:] == (
+            row.seat,
+            None,
+            _as_stored(row.action),
+            row.at,
+        ):
+            results.append(AppendResult.APPENDED)  # stored by an earlier attempt
         else:
-            results.append(AppendResult.DUPLICATE if found[0] else AppendResult.VERSION_CONFLICT)
+            results.append(AppendResult.VERSION_CONFLICT)
     return results
 
 

@@ -12,8 +12,9 @@ POOL_TIMEOUT_S for a free connection, then fails with `StoreBusy`, nothing havin
 connection the server dropped meanwhile (a restarted database) is found by the first statement
 that uses it, before anything ran (a write's BEGIN, a read); the call then takes another
 connection, once. A batch statement whose connection is lost while it runs (its outcome unknown)
-runs once more on another connection, recognising its own rows if the first run committed them
-(`queries.append_actions`), so a retry neither doubles nor misreports a write. There is no ping
+runs once more on another connection; a write found stored exactly as given counts as done
+(`queries.append_actions`), so a retry, the store's or its caller's, neither doubles nor
+misreports a write. There is no ping
 before every call, and no reset query after it: the adapter leaves no session state behind
 (every transaction ends; the schema lock is transaction-scoped).
 """
@@ -172,8 +173,9 @@ class PostgresStore:
     ) -> list[Any]:
         """`statement(connection, batch, retried)` on its own: one result or exception per
         write. Run again once on another connection when its connection was lost (`retried`:
-        the first run may have committed); run write by write when the database refused the
-        statement, so that only the faulty write fails."""
+        the first run may have committed, and the statement recognises its own rows); run write
+        by write when the database refused the statement, so that only the faulty write fails.
+        """
         for attempt in (1, 2):
             async with self._connection() as conn:
                 try:
