@@ -22,35 +22,49 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from codebreakers.server.cluster.node import Node
-    from codebreakers.server.rooms.hub import RoomHub
+from codebreakers.bus.base import Bus
+from codebreakers.store.base import Store
 
 log = logging.getLogger(__name__)
 
+JSON = dict[str, Any]
 POLL_S = 1.0
 SWEEP_S = 30.0
 WATCH_S = 0.25  # how often `bus.healthy` is looked at
 
 
-async def behind(hub: RoomHub) -> dict[str, Any] | None:
-    """A notice of what the store has that `hub` lacks, or None when it lacks nothing."""
-    runner = hub.runner
-    game_id = runner.game_id if runner else None
-    head = await hub.ports.store.room_head(hub.code, game_id)
+class Held(Protocol):
+    """What catch-up needs of a room this node holds (`RoomHub`)."""
+
+    @property
+    def code(self) -> str: ...
+
+    def notice(self) -> JSON:
+        """The versions this node has, as a bus notice says them."""
+        ...
+
+    async def on_notice(self, notice: JSON) -> None: ...
+
+
+async def behind(store: Store, held: Held) -> JSON | None:
+    """A notice of what the store has that `held` lacks, or None when it lacks nothing."""
+    has = held.notice()
+    game_id = has["game_id"]
+    head = await store.room_head(held.code, game_id)
     if head is None:
         return None
     lacks = (
-        head.room_version > hub.version
-        or (runner is not None and head.game_version > runner.version)
-        or head.chat_seq > hub.chat_seq
+        head.room_version > has["room_version"]
+        or (game_id is not None and head.game_version > has["game_version"])
+        or head.chat_seq > has["chat_seq"]
     )
     if not lacks:
         return None
     return {
-        "room": hub.code,
+        "room": held.code,
         "room_version": head.room_version,
         "game_id": game_id,
         "game_version": head.game_version,
@@ -59,8 +73,22 @@ async def behind(hub: RoomHub) -> dict[str, Any] | None:
 
 
 class CatchUp:
-    def __init__(self, node: Node, poll_s: float = POLL_S, sweep_s: float = SWEEP_S) -> None:
-        self._node = node
+    """Watches the bus and reads the held rooms from the store when it can't be trusted: `held`
+    lists them now, `counted(reason)` counts each full read."""
+
+    def __init__(
+        self,
+        store: Store,
+        bus: Bus,
+        held: Callable[[], Iterable[Held]],
+        counted: Callable[[str], None],
+        poll_s: float = POLL_S,
+        sweep_s: float = SWEEP_S,
+    ) -> None:
+        self._store = store
+        self._bus = bus
+        self._held = held
+        self._counted = counted
         self._poll_s = poll_s
         self._sweep_s = sweep_s
         self._task: asyncio.Task[None] | None = None
@@ -77,23 +105,22 @@ class CatchUp:
     async def all_rooms(self, reason: str, spread_s: float = 0.0) -> None:
         """Read every held room's news from the store, over `spread_s` seconds; a failing room
         doesn't stop the rest."""
-        node = self._node
-        node.metrics.caught_up(reason)
-        hubs = list(node.hubs.values())
-        pause = spread_s / len(hubs) if hubs else 0.0
-        for hub in hubs:
+        self._counted(reason)
+        rooms = list(self._held())
+        pause = spread_s / len(rooms) if rooms else 0.0
+        for held in rooms:
             try:
-                notice = await behind(hub)
+                notice = await behind(self._store, held)
                 if notice is not None:
-                    await hub.on_notice(notice)
+                    await held.on_notice(notice)
             except Exception:
-                log.warning("room %s: catching up from the store failed", hub.code, exc_info=True)
+                log.warning("room %s: catching up from the store failed", held.code, exc_info=True)
             if pause:
                 await asyncio.sleep(pause)
 
     async def _watch(self) -> None:
         loop = asyncio.get_running_loop()
-        bus = self._node.ports.bus
+        bus = self._bus
         was_healthy = bus.healthy
         last = loop.time()
         while True:

@@ -39,10 +39,12 @@ class Node:
         self.ports = replace(ports, store=instrument(ports.store, self.metrics))
         self.config = config
         self.ip_guard = IpGuard(config.per_ip, ports.clock)
-        self.catchup = CatchUp(self)
+        self.hubs: dict[str, RoomHub] = {}
+        self.catchup = CatchUp(
+            self.ports.store, ports.bus, self.hubs.values, self.metrics.caught_up
+        )
         self.in_flight = InFlight()
         self.draining = False  # set by a graceful shutdown: health checks then say so
-        self.hubs: dict[str, RoomHub] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._timers: dict[str, RoomTimer] = {}
         self._bots: dict[str, BotDriver] = {}

@@ -9,20 +9,28 @@ message the node started handling is answered before its socket is told to recon
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+import uvicorn
 
 from codebreakers.server.ops.logs import get_logger
-
-if TYPE_CHECKING:
-    import uvicorn
-
-    from codebreakers.server.cluster.node import Node
 
 log = get_logger(__name__)
 
 DRAIN_S = 10.0  # at most this long for in-flight messages (a store that hangs can't hold us)
 FLUSH_S = 0.1  # for the sender tasks to put the `bye` frames on the wire
 RETRY_MS = 1000  # when clients should come back (to another node, through the balancer)
+
+
+class Stopping(Protocol):
+    """What a graceful stop needs of the node (`cluster.node.Node`)."""
+
+    draining: bool
+
+    @property
+    def in_flight(self) -> InFlight: ...
+
+    def say_goodbye(self, retry_ms: int = ...) -> None: ...
 
 
 class InFlight:
@@ -56,7 +64,7 @@ class InFlight:
         return True
 
 
-async def drain(server: uvicorn.Server, node: Node) -> None:
+async def drain(server: uvicorn.Server, node: Stopping) -> None:
     """Stop taking connections, finish what is in flight, and tell every socket to go."""
     node.draining = True
     for listener in server.servers:
@@ -64,7 +72,7 @@ async def drain(server: uvicorn.Server, node: Node) -> None:
     await settle(node)
 
 
-async def settle(node: Node) -> None:
+async def settle(node: Stopping) -> None:
     """Finish what is in flight and tell every socket to go (granian stops accepting itself;
     under uvicorn `drain` did all this already, and a second call finds nothing to do)."""
     node.draining = True

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import Annotated, Any, TypeVar, cast
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 from starlette.requests import Request
@@ -31,7 +31,6 @@ from codebreakers.server.http.routes import (
 from codebreakers.server.rooms import document
 from codebreakers.server.rooms.hub import RoomHub
 from codebreakers.server.rooms.tokens import token_hash
-from codebreakers.server.wire.connection import Connection
 
 JSON = dict[str, Any]
 T = TypeVar("T")
@@ -63,17 +62,20 @@ class QuickJoin(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class _Seat:
-    """A socket-shaped stand-in for the HTTP visitor while the hub seats it."""
+    """A stand-in socket (`rooms.fanout.Socket`) for the HTTP visitor while the hub seats it."""
 
     __slots__ = ("frames", "player", "room")
 
     def __init__(self) -> None:
-        self.frames: list[str] = []
+        self.frames: list[bytes] = []
         self.player: str | None = None
         self.room: str | None = None
 
-    def push(self, text: str) -> None:
+    def push(self, text: bytes) -> None:
         self.frames.append(text)
+
+    def close_soon(self) -> None:
+        """Nothing to close: the request answers on its own."""
 
     def token(self) -> str:
         for frame in self.frames:
@@ -138,8 +140,8 @@ def already_seated(rows: list[Any], held: list[Held]) -> tuple[Any, str, str] | 
 async def join_as(hub: RoomHub, name: str) -> tuple[str, str]:
     """Join `name` to the room as a browser's `join` would; returns (player id, seat token)."""
     seat = _Seat()
-    await hub.join(cast(Connection, seat), f"http-{secrets.token_hex(4)}", name)
-    await hub.detach(cast(Connection, seat))
+    await hub.join(seat, f"http-{secrets.token_hex(4)}", name)
+    await hub.detach(seat)
     assert seat.player is not None
     return seat.player, seat.token()
 
@@ -148,19 +150,18 @@ async def fill_and_start(hub: RoomHub, host: str) -> None:
     """As the host: a bot in every slot a team needs to start (document.add_bot), then start."""
     seat = _Seat()
     seat.player = seat.room = host
-    conn = cast(Connection, seat)
     for team, (lo, _hi) in hub.data["sizes"].items():
         for index in range(lo):
             if hub.data["seats"][team][index] is None:
                 op_id = f"bot-{team}-{index}"
-                await hub.room_op(
-                    conn,
-                    op_id,
-                    lambda data, actor, t=team, i=index, o=op_id: document.add_bot(
-                        data, actor, t, i, BOT_LEVEL, o
-                    )[0],
-                )
-    await hub.begin(conn, "play-start", rematch=False)
+
+                def seat_bot(
+                    data: dict[str, Any], actor: str, t: str = team, i: int = index, o: str = op_id
+                ) -> dict[str, Any]:
+                    return document.add_bot(data, actor, t, i, BOT_LEVEL, o)[0]
+
+                await hub.room_op(seat, op_id, seat_bot)
+    await hub.begin(seat, "play-start", rematch=False)
 
 
 def routes(node: Node) -> list[Route]:

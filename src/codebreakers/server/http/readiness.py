@@ -11,13 +11,10 @@ better sending players there. The body names what failed, for the operator readi
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
+from codebreakers.server.cluster.node import Node
 from codebreakers.server.ops.logs import get_logger
 from codebreakers.server.ops.metrics import InstrumentedStore
-
-if TYPE_CHECKING:
-    from codebreakers.server.cluster.node import Node
 
 log = get_logger(__name__)
 READY_TIMEOUT_S = 2.0

@@ -9,24 +9,46 @@ few hundred milliseconds, so it runs in a worker thread; the pause before a move
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from codebreakers.bots.base import Bot
+from codebreakers.bots.base import Bot, BotMove
 from codebreakers.server.errors import Refused
 from codebreakers.server.ops.config import BotFactory
 from codebreakers.server.ops.logs import get_logger
 from codebreakers.server.play.retry import Backoff
-
-if TYPE_CHECKING:
-    from codebreakers.server.rooms.hub import RoomHub
+from codebreakers.server.play.runner import GameRunner
 
 log = get_logger(__name__)
+
+
+class BotTable(Protocol):
+    """What the driver needs of a room (`rooms.hub.RoomHub`): its game, its bot seats, and a
+    way to move as one of them."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def runner(self) -> GameRunner | None: ...
+
+    def bot_seats(self) -> tuple[str, ...]: ...
+
+    def bot_level(self, seat: str) -> str: ...
+
+    async def views_ready(self) -> None: ...
+
+    async def act_as_bot(self, seat: str, move: BotMove, action_id: str) -> None: ...
+
+    async def publish(self) -> None: ...
 
 
 class BotDriver:
     __slots__ = ("_again", "_bots", "_delay", "_hub", "_make", "_task")
 
-    def __init__(self, hub: RoomHub, make: BotFactory, delay: float) -> None:
+    def __init__(self, hub: BotTable, make: BotFactory, delay: float) -> None:
         self._hub = hub
         self._make = make
         self._delay = delay
@@ -67,8 +89,8 @@ class BotDriver:
             options: dict[str, Any] = runner.setup["options"]
             self._bots = {k: b for k, b in self._bots.items() if k[0] == game_id}
             self._bots[key] = self._make(
-                hub.data["game"],
-                level=hub.data["players"][seat]["level"],
+                hub.game,
+                level=hub.bot_level(seat),
                 lang=options.get("words", "en"),
                 seed=(runner.setup["seed"] + sum(map(ord, seat))) % 2**62,
                 seat=seat,
