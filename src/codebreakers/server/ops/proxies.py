@@ -64,8 +64,8 @@ class TrustedProxies:
             protos = [hop.get("proto") for hop in hops]
         else:
             chain = [e.strip() for e in ",".join(found.get(b"x-forwarded-for", [])).split(",")]
-            proto = found.get(b"x-forwarded-proto", [""])[0].split(",")[0].strip()
-            protos = [proto or None] * len(chain)
+            first = found.get(b"x-forwarded-proto", [""])[0].split(",")[0].strip()
+            protos = [first or None] * len(chain)
         for hop, proto in zip(reversed(chain), reversed(protos), strict=True):
             if not hop:
                 continue
