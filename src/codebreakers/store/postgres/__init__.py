@@ -5,7 +5,8 @@ the SQLAlchemy engine that migrations and tools use on the same database
 | module | job |
 |---|---|
 | `queries.py` | every query, as PostgreSQL SQL on an asyncpg connection |
-| `store.py` | `PostgresStore`: the ports, the connection pool, busy handling |
+| `commit.py` | group commit: appends (room updates) of several games (rooms) in one statement |
+| `store.py` | `PostgresStore`: the ports, the connection pool, busy handling, retries |
 | `engine.py` | `PostgresRunner`: a SQLAlchemy engine for Alembic and tools |
 
 Nothing is imported here, so that `asyncpg` is loaded only by a node that uses PostgreSQL.
