@@ -84,6 +84,8 @@ class DecryptoTable:
         self._want: _Expectation | None = None
         self._want_version: int | None = None
         self._setup_waiters: dict[str, asyncio.Future[str]] = {}
+        self._clues_game: str | None = None  # the game whose clues `_clues_used` holds
+        self._clues_used: set[str] = set()
 
     @property
     def players(self) -> int:
@@ -200,14 +202,26 @@ class DecryptoTable:
         seat = self.index_of[task["seat"]]
         kind = task["task"]
         if kind == "transmit":
-            clues = [made_up_word(self.rng.randrange(10**6)) for _ in range(3)]
-            return seat, {"type": "transmit", "clues": clues}, "transmit"
+            return seat, {"type": "transmit", "clues": self._fresh_clues(3)}, "transmit"
         if kind in ("lock_own", "lock_enemy"):
             return self._answer(view, task["seat"], kind == "lock_own")
         if kind == "guess_keywords":
             guess = [made_up_word(self.rng.randrange(10**6)) for _ in range(4)]
             return seat, {"type": "guess_keywords", "words": guess}, "guess_keywords"
         return seat, {"type": "review_done"}, "review"
+
+    def _fresh_clues(self, count: int) -> list[str]:
+        """Made-up words never given before in this game: random draws from a million collide
+        about once in a thousand games, which the server refuses as `clue_reused`."""
+        if self._clues_game != self.game[0]:
+            self._clues_game, self._clues_used = self.game[0], set()
+        clues: list[str] = []
+        while len(clues) < count:
+            word = made_up_word(self.rng.randrange(10**6))
+            if word not in self._clues_used:
+                self._clues_used.add(word)
+                clues.append(word)
+        return clues
 
     def _answer(self, view: JSON, decider: str, own: bool) -> tuple[int, JSON, str]:
         """A proposal by a teammate first, then the decider's lock."""
