@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from codebreakers.bus.base import Bus
+from codebreakers.server.ops.logs import get_logger
 from codebreakers.store.base import Store
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 JSON = dict[str, Any]
 POLL_S = 1.0
@@ -114,7 +114,7 @@ class CatchUp:
                 if notice is not None:
                     await held.on_notice(notice)
             except Exception:
-                log.warning("room %s: catching up from the store failed", held.code, exc_info=True)
+                log.warning("catching up from the store failed", room=held.code, exc_info=True)
             if pause:
                 await asyncio.sleep(pause)
 
@@ -131,7 +131,7 @@ class CatchUp:
                 await self.all_rooms("recovered")
             elif not healthy and (was_healthy or now - last >= self._poll_s):
                 if was_healthy:
-                    log.warning("bus unhealthy: polling the store every %.1f s", self._poll_s)
+                    log.warning("bus unhealthy: polling the store", every_s=self._poll_s)
                 await self.all_rooms("poll")
             elif healthy and now - last >= self._sweep_s:
                 await self.all_rooms("sweep", self._sweep_s / 2)
