@@ -10,7 +10,7 @@ and `Action.to_json()` is the JSON a game log stores.
 
 from __future__ import annotations
 
-from collections.abc import Callable, KeysView, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -42,14 +42,6 @@ class Action(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_field
         """The action as stored: plain JSON values (lists, not tuples)."""
         result: JSON = _from_json(_to_json(self))
         return result
-
-    # Legacy: a read-only mapping view of `to_json()`, so that code written for actions as dicts
-    # (server/play/runner.py stores `dict(action)`) keeps working until it calls `to_json()`.
-    def keys(self) -> KeysView[str]:
-        return self.to_json().keys()
-
-    def __getitem__(self, key: str) -> Any:
-        return self.to_json()[key]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,13 +98,8 @@ class GameRules(Protocol[S]):
         as a typed action, without the edge's checks again; a row that isn't one is a bug."""
         ...
 
-    def apply(
-        self, state: S, seat: str, action: Action | Mapping[str, Any], now: float
-    ) -> Applied[S] | Rejection:
-        """Apply one action by `seat` (or SYSTEM_SEAT for a timeout) at time `now`.
-
-        Legacy: a mapping is taken for a stored action and goes through `load_action` first,
-        for the server's callers that still pass dicts (stored rows, `{"type": "timeout"}`)."""
+    def apply(self, state: S, seat: str, action: Action, now: float) -> Applied[S] | Rejection:
+        """Apply one action by `seat` (or SYSTEM_SEAT for a timeout) at time `now`."""
         ...
 
     def view(self, state: S, viewer: Viewer) -> JSON:

@@ -81,7 +81,7 @@ def test_stored_actions_load_as_they_were_parsed() -> None:
     ):
         action = RULES.parse_action(raw)
         assert RULES.load_action(stored(raw)) == action
-        assert RULES.load_action(dict(action)) == action  # type: ignore[arg-type]
+        assert RULES.load_action(action.to_json()) == action
 
 
 def test_the_code_follows_the_fields_order_not_the_inputs() -> None:

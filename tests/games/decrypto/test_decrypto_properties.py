@@ -126,7 +126,9 @@ def test_garbage_actions_change_nothing(game: tuple[dict[str, Any], float, int])
     now = 1_700_000_000.0
     for _ in range(60):
         now += rng.choice([1, 40])
-        result = RULES.apply(state, rng.choice(seats), rng.choice(kinds), now)
+        action = RULES.parse_action(rng.choice(kinds))
+        assert not isinstance(action, Rejection)
+        result = RULES.apply(state, rng.choice(seats), action, now)
         if isinstance(result, Rejection):
             assert result.code in REJECTION_CODES
         else:

@@ -65,10 +65,8 @@ class DecryptoRules:
         return load_action(stored)
 
     def apply(
-        self, state: GameState, seat: str, action: Action | Mapping[str, Any], now: float
+        self, state: GameState, seat: str, action: Action, now: float
     ) -> Applied[GameState] | Rejection:
-        if not isinstance(action, Action):
-            action = load_action(action)  # legacy: a stored action's JSON (games/base.py)
         if state.phase == OVER:
             return reject(RejectionCode.GAME_OVER)
         if isinstance(action, Timeout):

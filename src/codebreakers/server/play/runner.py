@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from codebreakers.games.base import GameRules, Rejection, Viewer
+from codebreakers.games.base import Action, GameRules, Rejection, Viewer
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.logs import BoundLogger, get_logger
-from codebreakers.store.base import ActionRow, AppendResult, GameRow, Store
+from codebreakers.store.base import ActionRow, AppendResult, GameLog, GameRow
 
 log = get_logger(__name__)
 
@@ -74,7 +74,9 @@ class GameRunner:
         for row in rows:
             if row.version <= self.version:
                 continue
-            applied = self.rules.apply(self.state, row.seat, row.action, row.at)
+            applied = self.rules.apply(
+                self.state, row.seat, self.rules.load_action(row.action), row.at
+            )
             if isinstance(applied, Rejection):  # the log and the rules disagree: a bug
                 raise RuntimeError(f"game {self.game_id} v{row.version} replays as {applied}")
             self.state = applied.state
@@ -82,7 +84,7 @@ class GameRunner:
             if row.client_action_id is not None:
                 self.applied_ids[(row.seat, row.client_action_id)] = row.version
 
-    async def catch_up(self, store: Store) -> bool:
+    async def catch_up(self, store: GameLog) -> bool:
         """Fold whatever other nodes appended since our version; True when something was."""
         rows = await store.actions_since(self.game_id, self.version)
         before = self.version
@@ -91,9 +93,9 @@ class GameRunner:
 
     async def submit(
         self,
-        store: Store,
+        store: GameLog,
         seat: str,
-        action: Mapping[str, Any],
+        action: Action,
         client_id: str | None,
         now: float,
     ) -> bool:
@@ -114,7 +116,7 @@ class GameRunner:
                 if attempt == 0 and await self.catch_up(store):
                     continue
                 raise Refused(applied.code, applied.detail)
-            row = ActionRow(self.version + 1, seat, client_id, dict(action), now)
+            row = ActionRow(self.version + 1, seat, client_id, action.to_json(), now)
             result = await store.append_action(self.game_id, row)
             if result is AppendResult.APPENDED:
                 self.state = applied.state

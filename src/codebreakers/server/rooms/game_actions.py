@@ -62,7 +62,7 @@ class GameActions:
         if runner is not None and action_id is not None and (seat, action_id) in runner.applied_ids:
             return runner.applied_ids[(seat, action_id)]  # a retry, even of a game's last action
         runner = self.running_seat(seat)
-        action = room.rules.parse_action(raw) if seat != SYSTEM_SEAT else raw
+        action = room.rules.parse_action(raw)
         if isinstance(action, Rejection):
             raise Refused(action.code, action.detail)
         if seat != SYSTEM_SEAT:
@@ -117,9 +117,8 @@ class GameActions:
             if runner.over or deadline is None or now < deadline:
                 return
             try:
-                applied = await runner.submit(
-                    room.ports.store, SYSTEM_SEAT, {"type": "timeout"}, None, now
-                )
+                timeout = room.rules.load_action({"type": "timeout"})
+                applied = await runner.submit(room.ports.store, SYSTEM_SEAT, timeout, None, now)
             except Refused as refused:
                 if refused.busy:
                     raise
