@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from codebreakers.server.errors import ERROR_CODES, Refused
-from codebreakers.server.rooms import document, room_codes
+from codebreakers.server.rooms import description, document, model, room_codes
+from codebreakers.server.rooms.model import PlayerKind, Room
 from codebreakers.server.rooms.tokens import new_token, token_hash
 
 SIZES = {"white": (2, 4), "black": (2, 4)}
 
 
-def room_with(*names: str) -> tuple[dict, list[str]]:
+def room_with(*names: str) -> tuple[Room, list[str]]:
     data = document.new_room("decrypto", {"three_player": False}, SIZES, public=False)
     pids = []
     for i, name in enumerate(names):
@@ -29,9 +31,9 @@ def refused(code: str, fn, *args) -> None:
 
 def test_joiners_fill_the_emptier_team_and_the_first_is_host() -> None:
     data, (a, b, c) = room_with("Ann", "Bob", "Cid")
-    assert data["host"] == a
-    assert data["seats"]["white"][:2] == [a, c]
-    assert data["seats"]["black"][0] == b
+    assert data.host == a
+    assert data.seats["white"][:2] == (a, c)
+    assert data.seats["black"][0] == b
     assert document.player_for_token(data, token_hash("t1")) == b
     assert document.player_for_token(data, token_hash("nope")) is None
 
@@ -49,7 +51,7 @@ def test_names_are_checked() -> None:
     refused("bad_name", document.join, data, "   ", "h", "1")
     refused("bad_name", document.join, data, "x" * 33, "h", "1")
     refused("bad_name", document.join, data, "a\x00b", "h", "1")
-    assert document.join(data, "  Zoë  ", "h", "1")[0]["players"]["p1"]["name"] == "Zoë"
+    assert document.join(data, "  Zoë  ", "h", "1")[0].players["p1"].name == "Zoë"
 
 
 def test_seats_and_host_powers() -> None:
@@ -59,16 +61,16 @@ def test_seats_and_host_powers() -> None:
     refused("no_such_seat", document.take_seat, data, c, "green", 0, "1")
     refused("not_host", document.move, data, b, a, "black", 1, "1")
     moved = document.move(data, a, c, "black", 0, "1")  # swap with Bob
-    assert moved["seats"]["black"][0] == c and moved["seats"]["white"][1] == b
+    assert moved.seats["black"][0] == c and moved.seats["white"][1] == b
     spectator = document.move(data, a, b, None, 0, "2")
     assert document.seat_of(spectator, b) is None
     refused("not_host", document.remove, data, b, c, "1")
     gone = document.remove(data, a, a, "3")  # the host leaves: the next human hosts
-    assert gone["host"] == b and a not in gone["players"]
+    assert gone.host == b and a not in gone.players
     assert document.player_for_token(gone, token_hash("t0")) is None
     with_bot, bot = document.add_bot(data, a, "black", 1, "easy", "4")
     refused("not_a_human", document.transfer_host, with_bot, a, bot, "5")
-    assert document.transfer_host(data, a, c, "6")["host"] == c
+    assert document.transfer_host(data, a, c, "6").host == c
 
 
 def test_bots_options_start_and_rematch() -> None:
@@ -76,22 +78,22 @@ def test_bots_options_start_and_rematch() -> None:
     refused("teams_incomplete", document.start, data, a, "g1", "s")
     data, bot = document.add_bot(data, a, "white", 1, "hard", "b1")
     data, _ = document.add_bot(data, a, "black", 1, "easy", "b2")
-    assert data["players"][bot]["kind"] == "bot"
+    assert data.players[bot].kind is PlayerKind.BOT
     refused("not_host", document.start, data, b, "g1", "s")
     refused("game_not_over", document.rematch, data, a, "g1", "s")
     started, teams = document.start(data, a, "g1", "s")
     assert teams == {"white": [a, bot], "black": [b, "p4"]}
-    assert started["status"] == "playing" and started["game_id"] == "g1"
+    assert started.status == "playing" and started.game_id == "g1"
     refused("game_running", document.take_seat, started, a, "white", 3, "1")
     refused("game_running", document.set_options, started, a, {}, SIZES, "1")
     refused("game_running", document.remove, started, a, b, "1")
     over = document.finish(started)
     again, teams_again = document.rematch(over, a, "g2", "r")
-    assert teams_again == teams and again["games_played"] == 2
+    assert teams_again == teams and again.games_played == 2
     three = document.set_options(
         data, a, {"three_player": True}, {"white": (2, 2), "black": (1, 1)}, "o"
     )
-    assert three["seats"] == {"white": [a, bot], "black": [b]}
+    assert three.seats == {"white": (a, bot), "black": (b,)}
     assert document.seat_of(three, "p4") is None
 
 
@@ -99,9 +101,9 @@ def test_a_bot_never_takes_a_players_name() -> None:
     data, (a, _) = room_with("Turing", "turing 2")
     data, bot = document.add_bot(data, a, "white", 1, "hard", "b1")
     data, _ = document.add_bot(data, a, "black", 1, "hard", "b2")
-    names = [p["name"] for p in data["players"].values()]
+    names = [p.name for p in data.players.values()]
     assert len({document.name_key(n) for n in names}) == len(names)
-    assert data["players"][bot]["name"] == document.BOT_NAMES[1]
+    assert data.players[bot].name == document.BOT_NAMES[1]
 
 
 def test_remembered_ids_detect_retries() -> None:
@@ -112,9 +114,9 @@ def test_remembered_ids_detect_retries() -> None:
 
 def test_description_lists_no_token_hash() -> None:
     data, (a, _b) = room_with("Ann", "Bob")
-    described = document.describe(data, "ABCDEF", {a}, "http://x/r/ABCDEF", 3)
+    described = description.describe(data, "ABCDEF", {a}, "http://x/r/ABCDEF", 3)
     assert "token" not in repr(described) and token_hash("t0") not in repr(described)
-    assert [p["connected"] for p in described["players"]] == [True, False]
+    assert [p.connected for p in described.players] == [True, False]
 
 
 def test_codes_and_tokens() -> None:
@@ -125,3 +127,29 @@ def test_codes_and_tokens() -> None:
     assert room_codes.normalise("ABCDE0") is None
     assert len({new_token() for _ in range(100)}) == 100
     assert len(new_token()) >= 32  # 24 bytes = 192 bits
+
+
+def test_every_room_an_operation_builds_is_stored_and_read_back_as_it_was() -> None:
+    data, (a, b) = room_with("Ann", "Bob")
+    data, _ = document.add_bot(data, a, "white", 1, "hard", "b1")
+    data, _ = document.add_bot(data, a, "black", 1, "easy", "b2")
+    data = document.play_again(document.finish(document.start(data, a, "g1", "s")[0]), b, "p")
+    stored = model.dump(data)
+    assert stored["schema"] == model.SCHEMA and stored["rematch"] == [b]
+    assert model.load(msgspec.json.decode(msgspec.json.encode(stored))) == data
+
+
+def test_the_description_lists_its_fields_in_the_protocols_order() -> None:
+    data, (a, _b) = room_with("Ann", "Bob")
+    described = msgspec.json.decode(
+        msgspec.json.encode(description.describe(data, "ABCDEF", {a}, "u", 3))
+    )
+    assert list(described) == [
+        "code", "game", "options", "public", "status", "host", "teams", "team_sizes",
+        "players", "game_id", "games_played", "rematch", "version", "url",
+    ]  # fmt: skip
+    assert list(described["players"][0]) == [
+        "id", "name", "kind", "level", "connected", "team", "index",
+    ]  # fmt: skip
+    assert described["teams"]["white"] == ["p1", None, None, None]
+    assert described["status"] == "waiting" and described["players"][1]["kind"] == "human"

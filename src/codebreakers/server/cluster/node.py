@@ -14,7 +14,7 @@ from typing import Any
 from codebreakers.games.base import Rejection
 from codebreakers.server.cluster.catchup import CatchUp
 from codebreakers.server.cluster.shutdown import InFlight
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.config import Ports, ServerConfig
 from codebreakers.server.ops.ipguard import IpGuard
 from codebreakers.server.ops.logs import get_logger
@@ -22,7 +22,8 @@ from codebreakers.server.ops.metrics import HeldCounts, Metrics, instrument
 from codebreakers.server.play.bot_seats import BotDriver
 from codebreakers.server.play.retry import Backoff
 from codebreakers.server.play.timers import RoomTimer
-from codebreakers.server.rooms import document, room_codes
+from codebreakers.server.rooms import description, document, model, room_codes
+from codebreakers.server.rooms.description import Listing
 from codebreakers.server.rooms.hub import RoomHub
 from codebreakers.server.wire.messages import Bye, encode
 from codebreakers.store.base import RoomRow
@@ -121,14 +122,14 @@ class Node:
     async def create_room(self, game: str, options: Any, public: bool, base_url: str) -> RoomHub:
         rules = self.ports.rules.get(game)
         if rules is None:
-            raise Refused("unknown_game", f"no game {game!r} here")
+            raise Refused(ErrorCode.UNKNOWN_GAME, f"no game {game!r} here")
         if not isinstance(options, dict):
-            raise Refused("bad_message", "options is an object")
+            raise Refused(ErrorCode.BAD_MESSAGE, "options is an object")
         checked = rules.check_options(options)
         if isinstance(checked, Rejection):
             raise Refused(checked.code, checked.detail)
-        data = document.new_room(game, checked, rules.team_sizes(checked), public)
-        data["base_url"] = base_url
+        room = document.new_room(game, checked, rules.team_sizes(checked), public, base_url)
+        data = model.dump(room)
         now = self.ports.clock()
         while True:
             row = RoomRow(room_codes.new_code(), game, data, 1, public, True, now, now)
@@ -138,12 +139,13 @@ class Node:
         assert hub is not None
         return hub
 
-    async def open_rooms(self) -> list[JSON]:
+    async def open_rooms(self) -> list[Listing]:
         rows = await self.ports.store.list_rooms(public=True, waiting=True, limit=OPEN_LIMIT)
+        rooms = [(row, model.load(row.data)) for row in rows]
         return [
-            document.listing(r.data, r.code, r.created_at)
-            for r in rows
-            if document.free_seats(r.data)
+            description.listing(room, row.code, row.created_at)
+            for row, room in rooms
+            if document.free_seats(room)
         ]
 
     # Changes

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 import msgspec
@@ -28,12 +29,15 @@ from codebreakers.server.http.routes import (
     client_address,
     error_response,
 )
-from codebreakers.server.rooms import document
+from codebreakers.server.rooms import document, model
 from codebreakers.server.rooms.hub import RoomHub
+from codebreakers.server.rooms.model import Room, RoomStatus
 from codebreakers.server.rooms.tokens import token_hash
+from codebreakers.store.base import RoomRow
 
 JSON = dict[str, Any]
 T = TypeVar("T")
+Lobby = tuple[RoomRow, Room]  # a listed room's row and its document, decoded once
 BOT_LEVEL = "normal"
 QUICK_GAME = "decrypto"
 
@@ -105,35 +109,34 @@ def options_for(node: Node, game: str, lang: str) -> JSON:
     return {"words": lang} if not isinstance(in_lang, Rejection) else {}
 
 
-def closest_to_start(rows: list[Any], game: str, name: str) -> Any | None:
+def closest_to_start(rooms: list[Lobby], game: str, name: str) -> RoomRow | None:
     """The waiting public room of `game` with a free seat, where no one goes by the visitor's
     `name` yet, that needs the fewest players to start; then the one with most seated
     players; then the oldest."""
-    best: tuple[tuple[int, int, float], Any] | None = None
-    for row in rows:
-        data = row.data
-        if data["game"] != game or data["status"] != "waiting" or not document.free_seats(data):
+    best: tuple[tuple[int, int, float], RoomRow] | None = None
+    for row, room in rooms:
+        if room.game != game or room.status is not RoomStatus.WAITING:
             continue
-        if not document.name_free(data, name):
+        if not document.free_seats(room) or not document.name_free(room, name):
             continue
-        seated = {team: sum(p is not None for p in slots) for team, slots in data["seats"].items()}
-        missing = sum(max(0, lo - seated[team]) for team, (lo, _hi) in data["sizes"].items())
+        seated = {team: sum(p is not None for p in slots) for team, slots in room.seats.items()}
+        missing = sum(max(0, lo - seated[team]) for team, (lo, _hi) in room.sizes.items())
         key = (missing, -sum(seated.values()), row.created_at)
         if best is None or key < best[0]:
             best = (key, row)
     return best[1] if best else None
 
 
-def already_seated(rows: list[Any], held: list[Held]) -> tuple[Any, str, str] | None:
-    """(room row, player id, token) of a waiting room among `rows` where one of the browser's
+def already_seated(rooms: list[Lobby], held: list[Held]) -> tuple[RoomRow, str, str] | None:
+    """(room row, player id, token) of a waiting room among `rooms` where one of the browser's
     seat tokens still names a player: quick join takes the visitor back there instead of
     joining it a second time."""
-    by_code = {row.code: row for row in rows}
+    by_code = {row.code: (row, room) for row, room in rooms}
     for seat in held:
-        row = by_code.get(seat.code.upper())
-        pid = document.player_for_token(row.data, token_hash(seat.token)) if row else None
-        if pid is not None:
-            return row, pid, seat.token
+        found = by_code.get(seat.code.upper())
+        pid = document.player_for_token(found[1], token_hash(seat.token)) if found else None
+        if found is not None and pid is not None:
+            return found[0], pid, seat.token
     return None
 
 
@@ -150,18 +153,20 @@ async def fill_and_start(hub: RoomHub, host: str) -> None:
     """As the host: a bot in every slot a team needs to start (document.add_bot), then start."""
     seat = _Seat()
     seat.player = seat.room = host
-    for team, (lo, _hi) in hub.data["sizes"].items():
+    for team, (lo, _hi) in hub.data.sizes.items():
         for index in range(lo):
-            if hub.data["seats"][team][index] is None:
-                op_id = f"bot-{team}-{index}"
-
-                def seat_bot(
-                    data: dict[str, Any], actor: str, t: str = team, i: int = index, o: str = op_id
-                ) -> dict[str, Any]:
-                    return document.add_bot(data, actor, t, i, BOT_LEVEL, o)[0]
-
-                await hub.room_op(seat, op_id, seat_bot)
+            if hub.data.seats[team][index] is None:
+                await hub.room_op(seat, f"bot-{team}-{index}", _bot_in(team, index))
     await hub.begin(seat, "play-start", rematch=False)
+
+
+def _bot_in(team: str, index: int) -> Callable[[Room, str], Room]:
+    """The room operation seating a bot in this slot (its id names the slot)."""
+
+    def add(room: Room, actor: str) -> Room:
+        return document.add_bot(room, actor, team, index, BOT_LEVEL, f"bot-{team}-{index}")[0]
+
+    return add
 
 
 def routes(node: Node) -> list[Route]:
@@ -193,9 +198,9 @@ def routes(node: Node) -> list[Route]:
             options = options_for(node, asked.game, asked.lang)
             async with quick_lock:  # the next visitor sees this one seated: no twin rooms
                 rows = await node.ports.store.list_rooms(public=True, waiting=True, limit=50)
-                rows = [row for row in rows if row.data["game"] == asked.game]
-                mine = already_seated(rows, asked.held)
-                found = mine[0] if mine else closest_to_start(rows, asked.game, asked.name)
+                rooms = [(row, model.load(row.data)) for row in rows if row.game == asked.game]
+                mine = already_seated(rooms, asked.held)
+                found = mine[0] if mine else closest_to_start(rooms, asked.game, asked.name)
                 hub = await node.hub(found.code) if found is not None else None
                 created = hub is None
                 if hub is None:

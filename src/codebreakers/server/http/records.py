@@ -13,7 +13,7 @@ from codebreakers.games.base import Viewer
 from codebreakers.games.records import export_record
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.config import Ports
-from codebreakers.server.rooms import chat, document
+from codebreakers.server.rooms import chat, document, model
 from codebreakers.server.rooms.tokens import token_hash
 
 
@@ -23,7 +23,8 @@ async def record_for(ports: Ports, game_id: str, token: str | None) -> dict[str,
     room = await store.load_room(game.room_code) if game is not None else None
     if game is None or room is None or game.game not in ports.rules:
         raise Refused(ErrorCode.GAME_NOT_FOUND, "no game has this id")
-    pid = document.player_for_token(room.data, token_hash(token)) if token else None
+    stored = model.load(room.data)
+    pid = document.player_for_token(stored, token_hash(token)) if token else None
     if pid is None and not game.over:
         raise Refused(ErrorCode.BAD_TOKEN, "only the room's players may fetch a game still running")
     seats = {seat for team in game.setup["teams"].values() for seat in team}

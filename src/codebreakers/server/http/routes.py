@@ -106,7 +106,7 @@ def routes(node: Node) -> list[Route]:
         return JSONResponse({"code": hub.code, "url": room["url"], "room": room}, status_code=201)
 
     async def list_rooms(request: Request) -> Response:
-        return JSONResponse({"rooms": await node.open_rooms()})
+        return JSONResponse({"rooms": msgspec.to_builtins(await node.open_rooms())})
 
     async def _hub(request: Request) -> RoomHub:
         code = room_codes.normalise(request.path_params["code"])

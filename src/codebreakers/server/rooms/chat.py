@@ -7,10 +7,10 @@ records have them; on the wire the channel is "all" or "team" plus the team's na
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
 
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.rooms import document
+from codebreakers.server.rooms.model import Room
 from codebreakers.server.wire.messages import ChatLineOut
 from codebreakers.store.base import ChatLine
 
@@ -52,10 +52,10 @@ def to_wire(line: ChatLine) -> ChatLineOut:
     )
 
 
-def reader(data: dict[str, Any], pid: str | None) -> tuple[str | None, bool]:
+def reader(data: Room, pid: str | None) -> tuple[str | None, bool]:
     """(team, open spectator) of whoever reads chat as `pid` in the room `data`."""
     team = document.team_of(data, pid) if pid else None
-    return team, bool(data["options"].get("open_spectators")) and team is None
+    return team, bool(data.options.get("open_spectators")) and team is None
 
 
 def readable(line: ChatLineOut, team: str | None, open_spectator: bool) -> bool:

@@ -1,54 +1,59 @@
-"""Rooms as plain JSON documents and the pure operations on them: players, seats, host, bots.
+"""The pure operations on a room: players, seats, host, bots, options, start and rematch.
 
-A room is stored as one JSON document (the store's `RoomRow.data`) replaced under a version
-check, so every operation here is a pure function `(data, ...) -> new data` that raises
-`Refused` and changes nothing when the request isn't allowed. No I/O, no clock: the caller
-passes `now`, ids and token hashes in.
-
-Document shape (typed in model.py, which the server moves these operations to next):
-    {"schema": 1, "game": "decrypto", "options": {...}, "public": bool,
-     "status": "waiting" | "playing" | "over", "host": pid | None,
-     "seats": {team: [pid | None, ...]},          # slots in table order, max size per team
-     "sizes": {team: [min, max]},
-     "players": {pid: {"name", "kind": "human" | "bot", "level", "token_hash", "ids": [...]}},
-     "next_player": int, "game_id": str | None, "games_played": int,
-     "rematch": [pid, ...]}                       # ready for another game, once one is over
+A room is stored as one document replaced under a version check (its typed shape, and how it
+is stored, in `model.py`), so every operation here is a pure function `(room, ...) -> new room`
+that raises `Refused` and changes nothing when the request isn't allowed: rooms are frozen
+Structs, and an operation builds the new one with `msgspec.structs.replace`. No I/O, no clock:
+the caller passes ids and token hashes in. What clients see of a room is `description.py`.
 """
 
 from __future__ import annotations
 
-import copy
 import unicodedata
 from collections.abc import Mapping
-from typing import Any
+
+from msgspec.structs import replace
 
 from codebreakers.server.errors import ErrorCode, Refused
-from codebreakers.server.rooms.model import SCHEMA
+from codebreakers.server.rooms.model import (
+    JSON,
+    Player,
+    PlayerKind,
+    Room,
+    RoomStatus,
+    Seats,
+    Sizes,
+)
 from codebreakers.server.rooms.tokens import same_hash
-
-JSON = dict[str, Any]
 
 MAX_PLAYERS = 64
 MAX_NAME = 32
 REMEMBERED_IDS = 32
 BOT_NAMES = ("Turing", "Rejewski", "Friedman", "Driscoll", "Vigenère", "Babbage", "Playfair")
+Teams = dict[str, list[str]]  # team -> its players in table order: a game's setup
 
 
-def new_room(game: str, options: JSON, sizes: Mapping[str, tuple[int, int]], public: bool) -> JSON:
-    return {
-        "schema": SCHEMA,
-        "game": game,
-        "options": options,
-        "public": public,
-        "status": "waiting",
-        "host": None,
-        "seats": {team: [None] * hi for team, (_lo, hi) in sizes.items()},
-        "sizes": {team: [lo, hi] for team, (lo, hi) in sizes.items()},
-        "players": {},
-        "next_player": 1,
-        "game_id": None,
-        "games_played": 0,
-    }
+def new_room(
+    game: str, options: JSON, sizes: Mapping[str, tuple[int, int]], public: bool, base_url: str = ""
+) -> Room:
+    return Room(
+        game=game,
+        options=options,
+        public=public,
+        status=RoomStatus.WAITING,
+        host=None,
+        seats={team: (None,) * hi for team, (_lo, hi) in sizes.items()},
+        sizes=_sizes(sizes),
+        players={},
+        next_player=1,
+        game_id=None,
+        games_played=0,
+        base_url=base_url,
+    )
+
+
+def _sizes(sizes: Mapping[str, tuple[int, int]]) -> Sizes:
+    return {team: (lo, hi) for team, (lo, hi) in sizes.items()}
 
 
 # Categories a name may not hold: controls, format characters (soft hyphen, zero-width ones,
@@ -82,96 +87,111 @@ def name_key(name: str) -> str:
     return " ".join("".join(c for c in folded if c not in _INVISIBLE).split())
 
 
-def name_free(data: JSON, name: str, actor: str | None = None) -> bool:
+def name_free(room: Room, name: str, actor: str | None = None) -> bool:
     """Whether no player of the room but `actor` goes by `name` (as `name_key` sees it)."""
     key = name_key(name)
-    return all(pid == actor or name_key(p["name"]) != key for pid, p in data["players"].items())
+    return all(pid == actor or name_key(p.name) != key for pid, p in room.players.items())
 
 
-def _require_free_name(data: JSON, name: str, actor: str | None) -> None:
+def _require_free_name(room: Room, name: str, actor: str | None) -> None:
     """Refused when another player of the room goes by the same name: at a table, names are
     how players tell each other apart in chat and at the seats."""
-    if not name_free(data, name, actor):
+    if not name_free(room, name, actor):
         raise Refused(ErrorCode.NAME_TAKEN, "another player in this room has that name")
 
 
-def _bot_name(data: JSON) -> str:
+def _bot_name(room: Room) -> str:
     """The first cryptographer's name no player of the room goes by (a person may have taken
     one), numbered once all are taken."""
     for round_ in range(1, MAX_PLAYERS + 2):
         for base in BOT_NAMES:
             name = base if round_ == 1 else f"{base} {round_}"
-            if name_free(data, name):
+            if name_free(room, name):
                 return name
     raise AssertionError("a room holds fewer players than bot names")
 
 
-def seat_of(data: JSON, pid: str) -> tuple[str, int] | None:
-    for team, slots in data["seats"].items():
+def seat_of(room: Room, pid: str) -> tuple[str, int] | None:
+    for team, slots in room.seats.items():
         if pid in slots:
             return team, slots.index(pid)
     return None
 
 
-def team_of(data: JSON, pid: str) -> str | None:
-    seat = seat_of(data, pid)
+def team_of(room: Room, pid: str) -> str | None:
+    seat = seat_of(room, pid)
     return seat[0] if seat else None
 
 
-def player_for_token(data: JSON, hashed: str) -> str | None:
+def is_human(room: Room, pid: str) -> bool:
+    player = room.players.get(pid)
+    return player is not None and player.kind is PlayerKind.HUMAN
+
+
+def player_for_token(room: Room, hashed: str) -> str | None:
     """The player holding the token with this hash (compared in constant time), if any."""
     found = None
-    for pid, player in data["players"].items():
-        if player.get("token_hash") and same_hash(player["token_hash"], hashed):
+    for pid, player in room.players.items():
+        if player.token_hash and same_hash(player.token_hash, hashed):
             found = pid
     return found
 
 
-def seen_id(data: JSON, pid: str, action_id: str) -> bool:
+def seen_id(room: Room, pid: str, action_id: str) -> bool:
     """Whether this player's room operation with this id was already applied (a retry)."""
-    player = data["players"].get(pid)
-    return player is not None and action_id in player["ids"]
+    player = room.players.get(pid)
+    return player is not None and action_id in player.ids
 
 
-def _remember(data: JSON, pid: str, action_id: str) -> None:
-    ids = data["players"][pid]["ids"]
-    ids.append(action_id)
-    del ids[:-REMEMBERED_IDS]
+def _remembered(room: Room, pid: str, action_id: str) -> Room:
+    """The room with `action_id` among the last REMEMBERED_IDS of `pid`'s operations."""
+    player = room.players[pid]
+    ids = (*player.ids, action_id)[-REMEMBERED_IDS:]
+    return replace(room, players={**room.players, pid: replace(player, ids=ids)})
 
 
-def _require_host(data: JSON, actor: str) -> None:
-    if data["host"] != actor:
+def _require_host(room: Room, actor: str) -> None:
+    if room.host != actor:
         raise Refused(ErrorCode.NOT_HOST, "only the host may do this")
 
 
-def _require_no_game(data: JSON) -> None:
-    if data["status"] == "playing":
+def _require_no_game(room: Room) -> None:
+    if room.status is RoomStatus.PLAYING:
         raise Refused(ErrorCode.GAME_RUNNING, "not while a game runs")
 
 
-def _require_player(data: JSON, pid: str) -> JSON:
-    player = data["players"].get(pid)
+def _require_player(room: Room, pid: str) -> Player:
+    player = room.players.get(pid)
     if player is None:
         raise Refused(ErrorCode.NO_SUCH_PLAYER, f"no player {pid!r} in this room")
-    return player  # type: ignore[no-any-return]
+    return player
 
 
-def _check_slot(data: JSON, team: str, index: int) -> None:
-    slots = data["seats"].get(team)
+def _check_slot(room: Room, team: str, index: int) -> None:
+    slots = room.seats.get(team)
     if slots is None or not 0 <= index < len(slots):
         raise Refused(ErrorCode.NO_SUCH_SEAT, f"no seat {index} in team {team!r}")
 
 
-def _unseat(data: JSON, pid: str) -> None:
-    seat = seat_of(data, pid)
-    if seat:
-        data["seats"][seat[0]][seat[1]] = None
+def _placed(seats: Seats, team: str, index: int, pid: str | None) -> Seats:
+    """The seats with `pid` (None: nobody) in slot `index` of `team`."""
+    slots = list(seats[team])
+    slots[index] = pid
+    return {**seats, team: tuple(slots)}
 
 
-def _first_free_slot(data: JSON) -> tuple[str, int] | None:
+def _unseated(seats: Seats, pid: str) -> Seats:
+    """The seats with `pid` in none of them."""
+    for team, slots in seats.items():
+        if pid in slots:
+            return _placed(seats, team, slots.index(pid), None)
+    return seats
+
+
+def _first_free_slot(seats: Seats) -> tuple[str, int] | None:
     """The first free slot of the team with fewest players (earliest team on a tie)."""
     best: tuple[int, str, int] | None = None
-    for team, slots in data["seats"].items():
+    for team, slots in seats.items():
         if None in slots:
             filled = sum(1 for s in slots if s is not None)
             if best is None or filled < best[0]:
@@ -179,307 +199,197 @@ def _first_free_slot(data: JSON) -> tuple[str, int] | None:
     return (best[1], best[2]) if best else None
 
 
-def _new_player(data: JSON, name: str, kind: str, level: str | None, hashed: str | None) -> str:
-    if len(data["players"]) >= MAX_PLAYERS:
+def _with_new_player(
+    room: Room, name: str, kind: PlayerKind, level: str | None, hashed: str | None
+) -> tuple[Room, str]:
+    if len(room.players) >= MAX_PLAYERS:
         raise Refused(ErrorCode.ROOM_FULL, f"a room holds at most {MAX_PLAYERS} players")
-    pid = f"p{data['next_player']}"
-    data["next_player"] += 1
-    data["players"][pid] = {
-        "name": name,
-        "kind": kind,
-        "level": level,
-        "token_hash": hashed,
-        "ids": [],
-    }
-    return pid
+    pid = f"p{room.next_player}"
+    player = Player(name=name, kind=kind, level=level, token_hash=hashed)
+    players = {**room.players, pid: player}
+    return replace(room, players=players, next_player=room.next_player + 1), pid
 
 
 def join(
-    data: JSON, name: str, hashed: str, action_id: str, watch: bool = False
-) -> tuple[JSON, str]:
+    room: Room, name: str, hashed: str, action_id: str, watch: bool = False
+) -> tuple[Room, str]:
     """A newcomer becomes a player: seated in a free slot before the start, else (or when it
     asked to `watch`) a spectator."""
     name = clean_name(name)
-    _require_free_name(data, name, None)
-    data = copy.deepcopy(data)
-    pid = _new_player(data, name, "human", None, hashed)
-    if data["status"] == "waiting" and not watch:
-        slot = _first_free_slot(data)
+    _require_free_name(room, name, None)
+    room, pid = _with_new_player(room, name, PlayerKind.HUMAN, None, hashed)
+    if room.status is RoomStatus.WAITING and not watch:
+        slot = _first_free_slot(room.seats)
         if slot:
-            data["seats"][slot[0]][slot[1]] = pid
-    if data["host"] is None:
-        data["host"] = pid
-    _remember(data, pid, action_id)
-    return data, pid
+            room = replace(room, seats=_placed(room.seats, *slot, pid))
+    if room.host is None:
+        room = replace(room, host=pid)
+    return _remembered(room, pid, action_id), pid
 
 
-def rename(data: JSON, actor: str, name: str, action_id: str) -> JSON:
+def rename(room: Room, actor: str, name: str, action_id: str) -> Room:
     name = clean_name(name)
-    _require_free_name(data, name, actor)
-    data = copy.deepcopy(data)
-    _require_player(data, actor)["name"] = name
-    _remember(data, actor, action_id)
-    return data
+    _require_free_name(room, name, actor)
+    player = _require_player(room, actor)
+    room = replace(room, players={**room.players, actor: replace(player, name=name)})
+    return _remembered(room, actor, action_id)
 
 
-def take_seat(data: JSON, actor: str, team: str, index: int, action_id: str) -> JSON:
-    _require_no_game(data)
-    _check_slot(data, team, index)
-    occupant = data["seats"][team][index]
+def take_seat(room: Room, actor: str, team: str, index: int, action_id: str) -> Room:
+    _require_no_game(room)
+    _check_slot(room, team, index)
+    occupant = room.seats[team][index]
     if occupant not in (None, actor):
         raise Refused(ErrorCode.SEAT_TAKEN, "that seat is taken")
-    data = copy.deepcopy(data)
-    _unseat(data, actor)
-    data["seats"][team][index] = actor
-    _remember(data, actor, action_id)
-    return data
+    seats = _placed(_unseated(room.seats, actor), team, index, actor)
+    return _remembered(replace(room, seats=seats), actor, action_id)
 
 
-def leave_seat(data: JSON, actor: str, action_id: str) -> JSON:
-    _require_no_game(data)
-    data = copy.deepcopy(data)
-    _unseat(data, actor)
-    _remember(data, actor, action_id)
-    return data
+def leave_seat(room: Room, actor: str, action_id: str) -> Room:
+    _require_no_game(room)
+    return _remembered(replace(room, seats=_unseated(room.seats, actor)), actor, action_id)
 
 
-def move(data: JSON, actor: str, player: str, team: str | None, index: int, action_id: str) -> JSON:
+def move(room: Room, actor: str, player: str, team: str | None, index: int, action_id: str) -> Room:
     """Host: put `player` in a slot, swapping with its occupant (how a team is reordered)."""
-    _require_host(data, actor)
-    _require_no_game(data)
-    _require_player(data, player)
-    data = copy.deepcopy(data)
-    origin = seat_of(data, player)
-    if team is None:
-        _unseat(data, player)
-    else:
-        _check_slot(data, team, index)
-        occupant = data["seats"][team][index]
-        _unseat(data, player)
-        data["seats"][team][index] = player
+    _require_host(room, actor)
+    _require_no_game(room)
+    _require_player(room, player)
+    origin = seat_of(room, player)
+    seats = _unseated(room.seats, player)
+    if team is not None:
+        _check_slot(room, team, index)
+        occupant = room.seats[team][index]
+        seats = _placed(seats, team, index, player)
         if occupant not in (None, player) and origin:
-            data["seats"][origin[0]][origin[1]] = occupant
-    _remember(data, actor, action_id)
-    return data
+            seats = _placed(seats, *origin, occupant)
+    return _remembered(replace(room, seats=seats), actor, action_id)
 
 
-def remove(data: JSON, actor: str, player: str, action_id: str) -> JSON:
+def remove(room: Room, actor: str, player: str, action_id: str) -> Room:
     """Host: remove a player or bot; its token stops working. Seats are frozen during a game."""
-    _require_host(data, actor)
-    _require_player(data, player)
-    if data["status"] == "playing" and seat_of(data, player):
+    _require_host(room, actor)
+    _require_player(room, player)
+    if room.status is RoomStatus.PLAYING and seat_of(room, player):
         raise Refused(ErrorCode.GAME_RUNNING, "a seated player can't be removed while a game runs")
-    data = copy.deepcopy(data)
-    _unseat(data, player)
-    del data["players"][player]
-    if data["host"] == player:
-        data["host"] = next(
-            (p for p, info in data["players"].items() if info["kind"] == "human"), None
-        )
-    if actor in data["players"]:
-        _remember(data, actor, action_id)
-    return data
+    players = {pid: info for pid, info in room.players.items() if pid != player}
+    host = room.host
+    if host == player:
+        host = next((pid for pid, info in players.items() if info.human), None)
+    room = replace(room, seats=_unseated(room.seats, player), players=players, host=host)
+    return _remembered(room, actor, action_id) if actor in players else room
 
 
 def add_bot(
-    data: JSON, actor: str, team: str, index: int, level: str, action_id: str
-) -> tuple[JSON, str]:
-    _require_host(data, actor)
-    _require_no_game(data)
-    _check_slot(data, team, index)
-    if data["seats"][team][index] is not None:
+    room: Room, actor: str, team: str, index: int, level: str, action_id: str
+) -> tuple[Room, str]:
+    _require_host(room, actor)
+    _require_no_game(room)
+    _check_slot(room, team, index)
+    if room.seats[team][index] is not None:
         raise Refused(ErrorCode.SEAT_TAKEN, "that seat is taken")
-    data = copy.deepcopy(data)
-    pid = _new_player(data, _bot_name(data), "bot", level, None)
-    data["seats"][team][index] = pid
-    _remember(data, actor, action_id)
-    return data, pid
+    room, pid = _with_new_player(room, _bot_name(room), PlayerKind.BOT, level, None)
+    room = replace(room, seats=_placed(room.seats, team, index, pid))
+    return _remembered(room, actor, action_id), pid
 
 
 def set_options(
-    data: JSON, actor: str, options: JSON, sizes: Mapping[str, tuple[int, int]], action_id: str
-) -> JSON:
+    room: Room, actor: str, options: JSON, sizes: Mapping[str, tuple[int, int]], action_id: str
+) -> Room:
     """Host: new (already validated) options; seats beyond a team's new size become spectators."""
-    _require_host(data, actor)
-    _require_no_game(data)
-    data = copy.deepcopy(data)
-    old = data["seats"]
+    _require_host(room, actor)
+    _require_no_game(room)
+    old = room.seats
     seated = [p for slots in old.values() for p in slots if p is not None]
-    data["seats"] = {}
+    seats: Seats = {}
     for team, (_lo, hi) in sizes.items():
-        keep = [p for p in old.get(team, []) if p is not None][:hi]
-        data["seats"][team] = keep + [None] * (hi - len(keep))
-    placed = {p for slots in data["seats"].values() for p in slots}
+        keep = [p for p in old.get(team, ()) if p is not None][:hi]
+        seats[team] = (*keep, *[None] * (hi - len(keep)))
+    placed = {p for slots in seats.values() for p in slots}
     for pid in seated:  # players of a team that no longer exists take any free slot
-        if pid not in placed and (slot := _first_free_slot(data)):
-            data["seats"][slot[0]][slot[1]] = pid
-    data["sizes"] = {team: [lo, hi] for team, (lo, hi) in sizes.items()}
-    data["options"] = options
-    _remember(data, actor, action_id)
-    return data
+        if pid not in placed and (slot := _first_free_slot(seats)):
+            seats = _placed(seats, *slot, pid)
+    room = replace(room, seats=seats, sizes=_sizes(sizes), options=options)
+    return _remembered(room, actor, action_id)
 
 
-def set_public(data: JSON, actor: str, public: bool, action_id: str) -> JSON:
-    _require_host(data, actor)
-    data = copy.deepcopy(data)
-    data["public"] = public
-    _remember(data, actor, action_id)
-    return data
+def set_public(room: Room, actor: str, public: bool, action_id: str) -> Room:
+    _require_host(room, actor)
+    return _remembered(replace(room, public=public), actor, action_id)
 
 
-def transfer_host(data: JSON, actor: str, player: str, action_id: str) -> JSON:
-    _require_host(data, actor)
-    if _require_player(data, player)["kind"] != "human":
+def transfer_host(room: Room, actor: str, player: str, action_id: str) -> Room:
+    _require_host(room, actor)
+    if not _require_player(room, player).human:
         raise Refused(ErrorCode.NOT_A_HUMAN, "a bot can't host")
-    data = copy.deepcopy(data)
-    data["host"] = player
-    _remember(data, actor, action_id)
-    return data
+    return _remembered(replace(room, host=player), actor, action_id)
 
 
-def start(
-    data: JSON, actor: str, game_id: str, action_id: str
-) -> tuple[JSON, dict[str, list[str]]]:
+def start(room: Room, actor: str, game_id: str, action_id: str) -> tuple[Room, Teams]:
     """Host: begin a game with the seated players; returns the room and the game's teams."""
-    _require_host(data, actor)
-    _require_no_game(data)
-    return _begin(data, actor, game_id, action_id)
+    _require_host(room, actor)
+    _require_no_game(room)
+    return _begin(room, actor, game_id, action_id)
 
 
-def play_again(data: JSON, actor: str, action_id: str) -> JSON:
+def play_again(room: Room, actor: str, action_id: str) -> Room:
     """A seated player, after a game: ready for another (the first one proposes it). The new
     game waits for every seated human; bots are always ready (see `rematch_due`)."""
-    if data["status"] != "over":
+    if room.status is not RoomStatus.OVER:
         raise Refused(ErrorCode.GAME_NOT_OVER, "a rematch comes after the game")
-    if seat_of(data, actor) is None:
+    if seat_of(room, actor) is None:
         raise Refused(ErrorCode.NOT_SEATED, "take a seat to play again")
-    data = copy.deepcopy(data)
-    data["rematch"] = sorted({*data.get("rematch", []), actor})
-    _remember(data, actor, action_id)
-    return data
+    room = replace(room, rematch=tuple(sorted({*room.rematch, actor})))
+    return _remembered(room, actor, action_id)
 
 
-def rematch_due(data: JSON) -> bool:
+def rematch_due(room: Room) -> bool:
     """A rematch was proposed and every seated human is ready, in teams of allowed sizes."""
-    ready = data.get("rematch")
-    if data["status"] != "over" or not ready:
+    ready = room.rematch
+    if room.status is not RoomStatus.OVER or not ready:
         return False
-    humans = [
-        p
-        for slots in data["seats"].values()
-        for p in slots
-        if p and data["players"][p]["kind"] == "human"
-    ]
+    humans = [p for slots in room.seats.values() for p in slots if p and is_human(room, p)]
     sizes_ok = all(
-        lo <= sum(p is not None for p in data["seats"][team]) <= hi
-        for team, (lo, hi) in data["sizes"].items()
+        lo <= sum(p is not None for p in room.seats[team]) <= hi
+        for team, (lo, hi) in room.sizes.items()
     )
     return bool(humans) and sizes_ok and all(p in ready for p in humans)
 
 
-def rematch(
-    data: JSON, actor: str, game_id: str, action_id: str
-) -> tuple[JSON, dict[str, list[str]]]:
+def rematch(room: Room, actor: str, game_id: str, action_id: str) -> tuple[Room, Teams]:
     """Host, after a game: the same seats and options, a new game (new keywords) at once."""
-    _require_host(data, actor)
-    if data["status"] != "over":
+    _require_host(room, actor)
+    if room.status is not RoomStatus.OVER:
         raise Refused(ErrorCode.GAME_NOT_OVER, "a rematch comes after the game")
-    return _begin(data, actor, game_id, action_id)
+    return _begin(room, actor, game_id, action_id)
 
 
-def agreed_rematch(
-    data: JSON, actor: str, game_id: str, action_id: str
-) -> tuple[JSON, dict[str, list[str]]]:
+def agreed_rematch(room: Room, actor: str, game_id: str, action_id: str) -> tuple[Room, Teams]:
     """Once `rematch_due`: the same options and whoever is seated now, a new game; whoever
     left the seats after the game watches it."""
-    if not rematch_due(data):
+    if not rematch_due(room):
         raise Refused(ErrorCode.GAME_NOT_OVER, "a rematch starts once every seated player is ready")
-    return _begin(data, actor, game_id, action_id)
+    return _begin(room, actor, game_id, action_id)
 
 
-def _begin(
-    data: JSON, actor: str, game_id: str, action_id: str
-) -> tuple[JSON, dict[str, list[str]]]:
-    teams = {team: [p for p in slots if p is not None] for team, slots in data["seats"].items()}
-    for team, (lo, hi) in data["sizes"].items():
+def _begin(room: Room, actor: str, game_id: str, action_id: str) -> tuple[Room, Teams]:
+    teams = {team: [p for p in slots if p is not None] for team, slots in room.seats.items()}
+    for team, (lo, hi) in room.sizes.items():
         if not lo <= len(teams[team]) <= hi:
             raise Refused(ErrorCode.TEAMS_INCOMPLETE, f"team {team} needs {lo} to {hi} players")
-    data = copy.deepcopy(data)
-    data["status"] = "playing"
-    data["rematch"] = []
-    data["game_id"] = game_id
-    data["games_played"] += 1
-    _remember(data, actor, action_id)
-    return data, teams
+    room = replace(
+        room,
+        status=RoomStatus.PLAYING,
+        rematch=(),
+        game_id=game_id,
+        games_played=room.games_played + 1,
+    )
+    return _remembered(room, actor, action_id), teams
 
 
-def finish(data: JSON) -> JSON:
-    data = copy.deepcopy(data)
-    data["status"] = "over"
-    return data
+def finish(room: Room) -> Room:
+    return replace(room, status=RoomStatus.OVER)
 
 
-def free_seats(data: JSON) -> int:
-    return sum(1 for slots in data["seats"].values() for p in slots if p is None)
-
-
-def public_options(options: JSON) -> JSON:
-    """Options as anyone but the host sees them. A host's custom word list holds both teams'
-    keywords (docs/rules-choices.md), so only its size leaves the server: the host pasted it,
-    and no one else needs more than the size to know what kind of game it makes."""
-    custom = options.get("custom_words")
-    if custom is None:
-        return options
-    return {**options, "custom_words": None, "custom_word_count": len(custom)}
-
-
-def describe(
-    data: JSON, code: str, connected: set[str], url: str, version: int, host: bool = False
-) -> JSON:
-    """The description: everything anyone may know about the room, listed field by field; with
-    `host`, the host's own copy, which alone carries the options as set (its custom words)
-    while no game runs: the host edits them then, and during a game the list would sit in the
-    host's frames beside the enemy's keywords."""
-    editable = data["status"] != "playing"
-    players = []
-    for pid, info in data["players"].items():
-        seat = seat_of(data, pid)
-        players.append(
-            {
-                "id": pid,
-                "name": info["name"],
-                "kind": info["kind"],
-                "level": info["level"],
-                "connected": info["kind"] == "bot" or pid in connected,
-                "team": seat[0] if seat else None,
-                "index": seat[1] if seat else None,
-            }
-        )
-    return {
-        "code": code,
-        "game": data["game"],
-        "options": data["options"] if host and editable else public_options(data["options"]),
-        "public": data["public"],
-        "status": data["status"],
-        "host": data["host"],
-        "teams": {team: list(slots) for team, slots in data["seats"].items()},
-        "team_sizes": {team: list(size) for team, size in data["sizes"].items()},
-        "players": players,
-        "game_id": data["game_id"],
-        "games_played": data["games_played"],
-        "rematch": list(data.get("rematch", [])),
-        "version": version,
-        "url": url,
-    }
-
-
-def listing(data: JSON, code: str, created_at: float) -> JSON:
-    """A public room's line in the open-tables list."""
-    return {
-        "code": code,
-        "game": data["game"],
-        "options": public_options(data["options"]),
-        "players": len(data["players"]),
-        "free_seats": free_seats(data),
-        "created_at": created_at,
-    }
+def free_seats(room: Room) -> int:
+    return sum(1 for slots in room.seats.values() for p in slots if p is None)

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 import msgspec
 
 from codebreakers.server.play.runner import GameRunner
-from codebreakers.server.rooms import chat, document
+from codebreakers.server.rooms import chat, description, model
 from codebreakers.server.wire.messages import ChatLines, Room, View, encode
 from codebreakers.store.base import ChatLine
 
@@ -89,23 +89,23 @@ class Fanout:
 
     # Frames
 
-    def description(self, data: JSON, version: int, host: bool = False) -> msgspec.Raw:
+    def description(self, data: model.Room, version: int, host: bool = False) -> msgspec.Raw:
         """The description everyone gets, or with `host` the host's own (its custom words)."""
-        base = self.public_url or data.get("base_url", "")
-        desc = document.describe(
+        base = self.public_url or data.base_url
+        desc = description.describe(
             data, self.code, self.online(), f"{base.rstrip('/')}/r/{self.code}", version, host
         )
         return msgspec.Raw(msgspec.json.encode(desc))
 
-    def room_frame(self, data: JSON, version: int, pid: str | None) -> bytes:
+    def room_frame(self, data: model.Room, version: int, pid: str | None) -> bytes:
         """The room frame `pid` gets: the host's own copy, or everyone's."""
-        host = pid is not None and pid == data["host"]
+        host = pid is not None and pid == data.host
         return encode(Room(self.description(data, version, host), pid))
 
-    def push_room(self, data: JSON, version: int) -> None:
+    def push_room(self, data: model.Room, version: int) -> None:
         self.room_pushed = version
         raw = self.description(data, version)
-        host = data["host"]
+        host = data.host
         for pid, group in self.by_player.items():
             if pid is not None and pid == host:
                 frame = self.room_frame(data, version, pid)
@@ -143,7 +143,7 @@ class Fanout:
             for conn in group:
                 conn.push(frame)
 
-    def push_chat(self, data: JSON, lines: list[ChatLine]) -> None:
+    def push_chat(self, data: model.Room, lines: list[ChatLine]) -> None:
         wire = [chat.to_wire(line) for line in lines]
         frames: dict[tuple[str | None, bool], bytes] = {}
         for pid, group in self.by_player.items():

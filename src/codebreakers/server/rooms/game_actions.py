@@ -13,12 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from codebreakers.games.base import SYSTEM_SEAT, Rejection
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.logs import get_logger
 from codebreakers.server.play.runner import GameRunner
 from codebreakers.server.rooms import document
 from codebreakers.server.rooms.fanout import Fanout
 from codebreakers.server.rooms.held import HeldRoom
+from codebreakers.server.rooms.model import RoomStatus
 
 log = get_logger(__name__)
 
@@ -38,10 +39,10 @@ class GameActions:
         """The running game, refusing a seat that doesn't play in it."""
         room = self._room
         runner = room.runner
-        if runner is None or room.data["status"] != "playing":
-            raise Refused("no_game", "no game is running")
+        if runner is None or room.data.status is not RoomStatus.PLAYING:
+            raise Refused(ErrorCode.NO_GAME, "no game is running")
         if seat != SYSTEM_SEAT and seat not in runner.seats():
-            raise Refused("not_seated", "spectators don't play")
+            raise Refused(ErrorCode.NOT_SEATED, "spectators don't play")
         return runner
 
     def check(self, actor: str, raw: JSON) -> None:

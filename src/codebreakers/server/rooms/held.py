@@ -14,15 +14,18 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.config import Ports
 from codebreakers.server.play.runner import RETRIES, GameRunner, backoff
+from codebreakers.server.rooms import model
+from codebreakers.server.rooms.document import Teams
+from codebreakers.server.rooms.model import PlayerKind, Room, RoomStatus
 from codebreakers.store.base import RoomRow
 
 JSON = dict[str, Any]
 T = TypeVar("T")
-# document.start, document.rematch or document.agreed_rematch: (data, actor, game id, action id)
-Begin = Callable[[JSON, str, str, str], tuple[JSON, dict[str, list[str]]]]
+# document.start, document.rematch or document.agreed_rematch: (room, actor, game id, action id)
+Begin = Callable[[Room, str, str, str], tuple[Room, Teams]]
 
 
 class HeldRoom:
@@ -31,18 +34,18 @@ class HeldRoom:
         self.code = row.code
         self.game = row.game
         self.rules = ports.rules[row.game]
-        self.data = row.data
+        self.data = model.load(row.data)  # decoded here, once per read of the stored row
         self.version = row.version
         self.created_at = row.created_at
         self.runner: GameRunner | None = None
         self.lock = asyncio.Lock()
         self._on_adopt = on_adopt  # a newer room read while judging a change: push it
-        self._bot_seats: tuple[JSON, GameRunner, tuple[str, ...]] | None = None
+        self._bot_seats: tuple[Room, GameRunner, tuple[str, ...]] | None = None
 
     async def load_game(self) -> None:
         """Fold the game the room names, if any."""
-        if self.data["game_id"]:
-            row = await self.ports.store.load_game(self.data["game_id"])
+        if self.data.game_id:
+            row = await self.ports.store.load_game(self.data.game_id)
             if row is None:
                 raise RuntimeError(f"room {self.code} names a missing game")
             self.runner = GameRunner.from_row(self.rules, row)
@@ -55,11 +58,10 @@ class HeldRoom:
             row = await store.load_room(self.code)
             if row is None:
                 return
-            self.data, self.version = row.data, row.version
-        if self.data["game_id"] and (
-            self.runner is None or self.runner.game_id != self.data["game_id"]
-        ):
-            game = await store.load_game(self.data["game_id"])
+            self._adopt(row)
+        game_id = self.data.game_id
+        if game_id and (self.runner is None or self.runner.game_id != game_id):
+            game = await store.load_game(game_id)
             if game is not None:
                 self.runner = GameRunner.from_row(self.rules, game)
         runner = self.runner
@@ -73,12 +75,12 @@ class HeldRoom:
     def playing(self) -> GameRunner | None:
         """The game being played, if one is (not over, the room playing it)."""
         runner = self.runner
-        if runner is None or runner.over or self.data["status"] != "playing":
+        if runner is None or runner.over or self.data.status is not RoomStatus.PLAYING:
             return None
         return runner
 
     def open_spectators(self) -> bool:
-        return bool(self.data["options"].get("open_spectators"))
+        return bool(self.data.options.get("open_spectators"))
 
     def bot_seats(self) -> tuple[str, ...]:
         """The running game's bot seats, in table order (none once it is over); asked after
@@ -89,19 +91,20 @@ class HeldRoom:
             return ()
         listed = self._bot_seats
         if listed is None or listed[0] is not data or listed[1] is not runner:
-            players = data["players"]
+            players = data.players
             seats = [s for team in runner.setup["teams"].values() for s in team]
-            bots = tuple(s for s in seats if players.get(s, {}).get("kind") == "bot")
+            bots = tuple(s for s in seats if s in players and players[s].kind is PlayerKind.BOT)
             listed = self._bot_seats = (data, runner, bots)
         return listed[2]
 
     def bot_level(self, seat: str) -> str:
-        level: str = self.data["players"][seat]["level"]
+        level = self.data.players[seat].level
+        assert level is not None, "a bot has a level"
         return level
 
     # Changes
 
-    async def change(self, make: Callable[[JSON], tuple[JSON, T]]) -> T:
+    async def change(self, make: Callable[[Room], tuple[Room, T]]) -> T:
         """Store the document `make` builds from the current one; returns make's second value
         (a new player's id, say)."""
         return await self._store(make, None)
@@ -115,12 +118,12 @@ class HeldRoom:
         return self.runner
 
     def _new_game(
-        self, data: JSON, actor: str, action_id: str, begin: Begin
-    ) -> tuple[JSON, GameRunner]:
+        self, data: Room, actor: str, action_id: str, begin: Begin
+    ) -> tuple[Room, GameRunner]:
         game_id = secrets.token_urlsafe(9)
         data, teams = begin(data, actor, game_id, action_id)
         setup = {
-            "options": data["options"],
+            "options": data.options,
             "teams": teams,
             "seed": secrets.randbits(62),
             "now": self.ports.clock(),
@@ -132,12 +135,12 @@ class HeldRoom:
 
     async def _create_game(self, runner: GameRunner) -> None:
         await self.ports.store.create_game(
-            runner.game_id, self.code, self.data["game"], runner.setup, self.ports.clock()
+            runner.game_id, self.code, self.data.game, runner.setup, self.ports.clock()
         )
 
     async def _store(
         self,
-        make: Callable[[JSON], tuple[JSON, T]],
+        make: Callable[[Room], tuple[Room, T]],
         before_room: Callable[[T], Awaitable[None]] | None,
     ) -> T:
         """Build, (store what the room will point at,) store the room; on a version conflict
@@ -160,26 +163,30 @@ class HeldRoom:
                 return extra
             row = await store.load_room(self.code)
             if row is None:
-                raise Refused("room_not_found", "the room is gone")
-            self.data, self.version = row.data, row.version  # pushed by the caller or a notice
-        raise Refused("busy", "the room changed concurrently; send again with the same id")
+                raise Refused(ErrorCode.ROOM_NOT_FOUND, "the room is gone")
+            self._adopt(row)  # pushed by the caller or a notice
+        raise Refused(ErrorCode.BUSY, "the room changed concurrently; send again with the same id")
 
     async def _adopt_newer_room(self) -> bool:
         """Take the stored room when it is newer than this node's copy (and push it)."""
         row = await self.ports.store.load_room(self.code)
         if row is None or row.version <= self.version:
             return False
-        self.data, self.version = row.data, row.version
+        self._adopt(row)
         self._on_adopt()
         return True
 
-    async def _save(self, data: JSON) -> bool:
+    def _adopt(self, row: RoomRow) -> None:
+        """Hold the stored room: its document decoded (once, here) and its version."""
+        self.data, self.version = model.load(row.data), row.version
+
+    async def _save(self, data: Room) -> bool:
         ok = await self.ports.store.update_room(
             self.code,
             self.version,
-            data,
-            public=data["public"],
-            waiting=data["status"] == "waiting",
+            model.dump(data),  # encoded here, once per write
+            public=data.public,
+            waiting=data.status is RoomStatus.WAITING,
             now=self.ports.clock(),
         )
         if ok:

@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from codebreakers.bots.base import BotMove
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.config import Ports, ServerConfig
 from codebreakers.server.ops.ratelimit import Buckets
 from codebreakers.server.play.runner import GameRunner
@@ -29,6 +29,7 @@ from codebreakers.server.rooms import chat, document
 from codebreakers.server.rooms.fanout import Fanout, Socket
 from codebreakers.server.rooms.game_actions import GameActions
 from codebreakers.server.rooms.held import Begin, HeldRoom
+from codebreakers.server.rooms.model import Room, RoomStatus
 from codebreakers.server.rooms.room_chat import RoomChat
 from codebreakers.server.rooms.tokens import new_token, token_hash
 from codebreakers.server.wire.messages import Ack, Error, Hello, Joined, Welcome, encode
@@ -37,7 +38,7 @@ from codebreakers.store.base import RoomRow
 log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
-RoomOp = Callable[[JSON, str], JSON]
+RoomOp = Callable[[Room, str], Room]  # a pure operation of document.py, by an actor
 
 
 class RoomHub:
@@ -56,7 +57,7 @@ class RoomHub:
         self.on_game_change: Callable[[RoomHub], None] = lambda hub: None
 
     @property
-    def data(self) -> JSON:
+    def data(self) -> Room:
         return self.room.data
 
     @property
@@ -84,7 +85,7 @@ class RoomHub:
         if runner is not None:
             self.fanout.game_pushed = (runner.game_id, runner.version)  # sent as sockets attach
         await self.chat.load()
-        if runner and runner.over and room.data["status"] == "playing":
+        if runner and runner.over and room.data.status is RoomStatus.PLAYING:
             await self.actions.finish()  # the server stopped between the last action and this
 
     async def on_notice(self, notice: JSON) -> None:
@@ -135,7 +136,9 @@ class RoomHub:
             if hello.token is not None:
                 pid = document.player_for_token(room.data, token_hash(hello.token))
                 if pid is None:
-                    conn.push(encode(Error(None, "bad_token", "no player holds this token")))
+                    conn.push(
+                        encode(Error(None, ErrorCode.BAD_TOKEN, "no player holds this token"))
+                    )
             conn.room, conn.player = self.code, pid
             first = fanout.add(conn)
             conn.push(encode(Welcome(self.code, pid, self.ports.clock())))
@@ -180,7 +183,7 @@ class RoomHub:
         socket has its own allowance too; this stops a player multiplying it by opening tabs)."""
         pid = conn.player
         if pid is not None and not self._frames.take(pid, self.ports.clock()):
-            raise Refused("rate_limited", "too many frames from your tabs; slow down")
+            raise Refused(ErrorCode.RATE_LIMITED, "too many frames from your tabs; slow down")
 
     def description(self) -> JSON:
         """The description as anyone may read it (HTTP routes: no socket, so never the host)."""
@@ -193,7 +196,7 @@ class RoomHub:
         room = self.room
         async with room.lock:
             if conn.player is not None:
-                raise Refused("already_joined", "this socket already has a player")
+                raise Refused(ErrorCode.ALREADY_JOINED, "this socket already has a player")
             token = new_token()
             pid = await room.change(
                 lambda data: document.join(data, name, token_hash(token), action_id, watch)
@@ -208,14 +211,14 @@ class RoomHub:
             conn.push(encode(Ack(action_id)))
 
     async def room_op(self, conn: Socket, action_id: str, op: RoomOp) -> None:
-        """Apply a pure room operation `op(data, actor)` by this socket's player."""
+        """Apply a pure room operation `op(room, actor)` by this socket's player."""
         room = self.room
         async with room.lock:
             actor = self._actor(conn)
             if not document.seen_id(room.data, actor, action_id):
-                removed = set(room.data["players"])
+                removed = set(room.data.players)
                 await room.change(lambda data: (op(data, actor), None))
-                removed -= set(room.data["players"])
+                removed -= set(room.data.players)
                 for pid in removed:
                     self._forget_player(pid)
                 if not await self._rematch_if_due(actor, action_id):  # a seat may complete it
@@ -249,7 +252,7 @@ class RoomHub:
         """The agreed rematch, when this change (a player ready, one who left the seats, a bot
         seated) made every seated human ready; whether it started."""
         data = self.room.data
-        if actor not in data["players"] or not document.rematch_due(data):
+        if actor not in data.players or not document.rematch_due(data):
             return False
         await self._start_game(actor, action_id, document.agreed_rematch)
         return True
@@ -318,8 +321,8 @@ class RoomHub:
     # Helpers
 
     def _actor(self, conn: Socket) -> str:
-        if conn.player is None or conn.player not in self.room.data["players"]:
-            raise Refused("not_joined", "join the room first")
+        if conn.player is None or conn.player not in self.room.data.players:
+            raise Refused(ErrorCode.NOT_JOINED, "join the room first")
         return conn.player
 
     def _push_room(self) -> None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from codebreakers.server.errors import Refused
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.ratelimit import Buckets
 from codebreakers.server.rooms import chat, document
 from codebreakers.server.rooms.fanout import Fanout
 from codebreakers.server.rooms.held import HeldRoom
+from codebreakers.server.rooms.model import RoomStatus
 from codebreakers.server.wire.messages import ChatLines, encode
 from codebreakers.store.base import ChatLine
 
@@ -54,13 +55,13 @@ class RoomChat:
         runner = room.runner
         if (
             runner
-            and room.data["status"] == "playing"
+            and room.data.status is RoomStatus.PLAYING
             and actor in runner.seats()
             and not room.rules.can_chat(runner.state, actor, channel)
         ):
-            raise Refused("chat_not_allowed", "you can't write there right now")
+            raise Refused(ErrorCode.CHAT_NOT_ALLOWED, "you can't write there right now")
         if not self._buckets.take(actor, room.ports.clock()):
-            raise Refused("rate_limited", "too many chat lines; wait a little")
+            raise Refused(ErrorCode.RATE_LIMITED, "too many chat lines; wait a little")
         await self.append(actor, channel, text, action_id)
         seen[action_id] = None
         while len(seen) > REMEMBERED_CHAT_IDS:
@@ -84,10 +85,10 @@ class RoomChat:
         stored = chat.store_channel(channel, document.team_of(data, pid))
         line = await room.ports.store.append_chat(
             room.code,
-            data["game_id"],
+            data.game_id,
             stored,
             pid,
-            data["players"][pid]["name"],
+            data.players[pid].name,
             text,
             room.ports.clock(),
             client_id,

@@ -24,6 +24,7 @@ from codebreakers.server.ops.logs import BoundLogger, get_logger
 from codebreakers.server.ops.ratelimit import Bucket
 from codebreakers.server.rooms import document, room_codes
 from codebreakers.server.rooms.hub import RoomHub
+from codebreakers.server.rooms.model import Room
 from codebreakers.server.wire.connection import Connection
 from codebreakers.server.wire.messages import (
     MAX_FRAME_BYTES,
@@ -55,8 +56,6 @@ from codebreakers.server.wire.messages import (
 from codebreakers.store.base import StoreBusy
 
 log = get_logger(__name__)
-
-JSON = dict[str, Any]
 
 
 def origin_allowed(ws: WebSocket, public_url: str | None) -> bool:
@@ -188,8 +187,8 @@ async def _dispatch(node: Node, hub: RoomHub, conn: Connection, msg: ClientMessa
     await hub.publish()
 
 
-def _room_op(op: Callable[[Any, JSON, str], JSON]) -> Handler:
-    """A handler applying the pure room operation `op(msg, data, actor)`."""
+def _room_op(op: Callable[[Any, Room, str], Room]) -> Handler:
+    """A handler applying the pure room operation `op(msg, room, actor)`."""
 
     async def handle(node: Node, hub: RoomHub, conn: Connection, msg: Any) -> None:
         await hub.room_op(conn, msg.id, partial(op, msg))
@@ -221,19 +220,19 @@ async def _play_again(node: Node, hub: RoomHub, conn: Connection, msg: PlayAgain
     await hub.play_again(conn, msg.id)
 
 
-def _add_bot(node: Node, msg: AddBot, data: JSON, actor: str) -> JSON:
-    if node.ports.make_bot is None or data["game"] not in node.ports.bot_games:
-        raise Refused(ErrorCode.BOTS_UNAVAILABLE, f"this server has no bots for {data['game']}")
+def _add_bot(node: Node, msg: AddBot, room: Room, actor: str) -> Room:
+    if node.ports.make_bot is None or room.game not in node.ports.bot_games:
+        raise Refused(ErrorCode.BOTS_UNAVAILABLE, f"this server has no bots for {room.game}")
     if msg.level not in BOT_LEVELS:
         raise Refused(ErrorCode.BAD_LEVEL, f"levels are {', '.join(BOT_LEVELS)}")
-    return document.add_bot(data, actor, msg.team, msg.index, msg.level, msg.id)[0]
+    return document.add_bot(room, actor, msg.team, msg.index, msg.level, msg.id)[0]
 
 
-def _set_options(hub: RoomHub, msg: SetOptions, data: JSON, actor: str) -> JSON:
+def _set_options(hub: RoomHub, msg: SetOptions, room: Room, actor: str) -> Room:
     checked = hub.rules.check_options(msg.options)
     if not isinstance(checked, dict):
         raise Refused(checked.code, checked.detail)
-    return document.set_options(data, actor, checked, hub.rules.team_sizes(checked), msg.id)
+    return document.set_options(room, actor, checked, hub.rules.team_sizes(checked), msg.id)
 
 
 async def _add_bot_op(node: Node, hub: RoomHub, conn: Connection, msg: AddBot) -> None:
