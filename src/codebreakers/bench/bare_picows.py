@@ -50,7 +50,7 @@ _encode = msgspec.json.Encoder().encode
 _groups: dict[bytes, set[WSTransport]] = {}
 
 
-class BareMember(WSListener):  # type: ignore[misc]  # picows' listener is a Cython class
+class BareMember(WSListener):
     """One socket of a group: each text it sends is fanned out to the whole group."""
 
     def __init__(self, group: bytes) -> None:

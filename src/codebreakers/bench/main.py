@@ -14,8 +14,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 import psutil
 
@@ -68,7 +69,16 @@ def _loadgen_command(args: argparse.Namespace, urls: list[str]) -> list[str]:
     return cmd
 
 
-def _machine_busy(before: Any, after: Any, span: float) -> float:
+class CpuTimes(Protocol):
+    """What is read of a psutil.cpu_times() sample (a named tuple of seconds per CPU state)."""
+
+    @property
+    def idle(self) -> float: ...
+
+    def __iter__(self) -> Iterator[float]: ...
+
+
+def _machine_busy(before: CpuTimes, after: CpuTimes, span: float) -> float:
     """Cores busy on the whole machine between two psutil.cpu_times() samples."""
     busy = sum(after) - sum(before) - (after.idle - before.idle)
     return round(busy / max(1e-9, span), 3)

@@ -21,7 +21,7 @@ from codebreakers.bench.sockets import CONNECT_TIMEOUT_S, MAX_FRAME, FrameHandle
 from codebreakers.bench.stats import Stats
 
 
-class PicowsSocket(WSListener):  # type: ignore[misc]  # picows' listener is a Cython class
+class PicowsSocket(WSListener):
     """One WebSocket: text frames in go to `on_frame`; `send` writes a text frame out."""
 
     def __init__(self, on_frame: FrameHandler, stats: Stats) -> None:

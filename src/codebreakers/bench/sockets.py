@@ -23,7 +23,7 @@ from websockets.extensions.permessage_deflate import enable_client_permessage_de
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.protocol import State
-from websockets.typing import Origin
+from websockets.typing import BytesLike, Origin
 from websockets.uri import parse_uri
 
 from codebreakers.bench.stats import Stats
@@ -90,7 +90,7 @@ class PlayerSocket(asyncio.Protocol):
         self.stats = stats
         self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.transport: asyncio.WriteTransport | None = None
-        self._parts: list[bytes] = []
+        self._parts: list[BytesLike] = []
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # a TCP transport (uvloop's too)
@@ -111,7 +111,7 @@ class PlayerSocket(asyncio.Protocol):
 
     def _on_ws_frame(self, frame: Frame) -> None:
         if frame.opcode is Opcode.TEXT and frame.fin:
-            self.on_frame(frame.data.decode())
+            self.on_frame(str(frame.data, "utf-8"))  # any bytes-like, as websockets types it
         elif frame.opcode in (Opcode.TEXT, Opcode.CONT):
             self._parts.append(frame.data)
             if frame.fin:
@@ -177,14 +177,17 @@ async def open_socket(
                 ws_url(http_url, path), _origin(http_url), on_frame, shared.stats
             )
     parts = urlsplit(http_url)
+    if parts.hostname is None or parts.port is None:
+        raise ValueError(f"{http_url}: the bench connects to an explicit host:port")
+    host, port = parts.hostname, parts.port
     origin = _origin(http_url)
     loop = asyncio.get_running_loop()
     async with shared.gate:
         _transport, sock = await asyncio.wait_for(
             loop.create_connection(
                 lambda: PlayerSocket(ws_url(http_url, path), origin, on_frame, shared.stats),
-                parts.hostname,
-                parts.port,
+                host,
+                port,
             ),
             CONNECT_TIMEOUT_S,
         )

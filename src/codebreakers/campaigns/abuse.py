@@ -257,8 +257,10 @@ async def campaign(c: Cluster, limited: Cluster, connections: int) -> JSON:
 
 def _bounded(flood: JSON) -> bool:
     """A connection flood is bounded when no more than the cap stayed open and some were refused."""
-    refused = flood["refused"].get("too_many_connections", 0)
-    return flood["held_open"] <= flood["cap"] and refused > 0
+    refused: int = flood["refused"].get("too_many_connections", 0)
+    held_open: int = flood["held_open"]
+    cap: int = flood["cap"]
+    return held_open <= cap and refused > 0
 
 
 def failures(s: JSON) -> list[str]:

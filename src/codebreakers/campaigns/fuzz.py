@@ -58,7 +58,7 @@ class Tally:
     acked: dict[str, set[tuple[str, str]]] = field(default_factory=dict)  # kind -> (who, id)
 
 
-def _acked_kind(frame: str | bytes) -> tuple[str, str] | None:
+def _acked_kind(frame: str | bytes) -> tuple[str, str]:
     """(type, id) of a frame the server acknowledged (so it was valid JSON)."""
     doc = json.loads(frame)
     return doc["type"], doc["id"]

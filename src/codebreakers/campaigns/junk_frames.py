@@ -52,7 +52,7 @@ def _dump(frame: object) -> str:
 
 def template(rng: random.Random) -> JSON:
     """A valid message with a fresh id (a repeated id would only be a harmless retry)."""
-    frame = json.loads(json.dumps(rng.choice(TEMPLATES)))
+    frame: JSON = json.loads(json.dumps(rng.choice(TEMPLATES)))
     if "id" in frame:
         frame["id"] = f"f{rng.getrandbits(48):x}"
     return frame

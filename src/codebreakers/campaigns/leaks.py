@@ -36,7 +36,7 @@ from codebreakers.campaigns.secrets import (
     shown_guesses,
     view_leaks,
 )
-from codebreakers.games.base import Viewer
+from codebreakers.games.base import Rejection, Viewer
 from codebreakers.games.decrypto import RULES
 from codebreakers.games.records import export_record, replay
 from codebreakers.server.wire.messages import View, encode
@@ -86,18 +86,17 @@ def engine_part(games: int, seed: int) -> JSON:
     for _ in range(games):
         players = rng.choice([3, 4, 5, 6, 7, 8])
         teams, three = teams_for(players)
-        options = {
-            "three_player": three,
-            "order": rng.choice(["simultaneous", "classic"]),
-            "open_spectators": rng.random() < 0.3,
-        }
+        order = rng.choice(["simultaneous", "classic"])
+        open_spectators = rng.random() < 0.3
+        options: JSON = {"three_player": three, "order": order, "open_spectators": open_spectators}
         if rng.random() < 0.3:
             options.update(words="custom", custom_words=_custom_list(rng))
-        setup = {"options": options, "teams": teams, "seed": rng.getrandbits(62), "now": 0.0}
+        game_seed = rng.getrandbits(62)
+        setup = {"options": options, "teams": teams, "seed": game_seed, "now": 0.0}
         seats = [s for team in teams.values() for s in team]
-        eyes = [Seen(s) for s in seats] + [Seen(None, options["open_spectators"])]
+        eyes = [Seen(s) for s in seats] + [Seen(None, open_spectators)]
         history: list[Any] = []
-        played = play(setup, random.Random(setup["seed"]), after_each=history.append)
+        played = play(setup, random.Random(game_seed), after_each=history.append)
         truth = _truth(setup, played.state, played.actions)
         probe = rng.randrange(len(history))
         for index, state in enumerate(history):
@@ -130,6 +129,7 @@ async def _spy(c: Cluster, tabs: list[Tab], spectator: Tab, found: list[tuple[Se
             found.append((Seen(None), room))
             for tab in tabs:
                 if tab.game_id and tab.view and tab.view["phase"] != "over":
+                    assert tab.token is not None  # every tab of the table joined (open_table)
                     got = await http.get(
                         f"/api/games/{tab.game_id}/record", headers={"X-Seat-Token": tab.token}
                     )
@@ -196,10 +196,16 @@ async def _live_truth(db: str, game_id: str | None, tabs: list[Tab]) -> Truth:
     finally:
         await store.close()
     assert game is not None
-    actions = [{"seat": a.seat, "action": a.action, "at": a.at} for a in game.actions]
+    actions: list[JSON] = [{"seat": a.seat, "action": a.action, "at": a.at} for a in game.actions]
+    # A stored game was accepted action by action: none of these can be refused on replay.
     state = RULES.new_game(game.setup)
-    for a in actions:
-        state = RULES.apply(state, a["seat"], RULES.parse_action(a["action"]), a["at"]).state
+    assert not isinstance(state, Rejection), state
+    for a in game.actions:
+        action = RULES.parse_action(a.action)
+        assert not isinstance(action, Rejection), action
+        applied = RULES.apply(state, a.seat, action, a.at)
+        assert not isinstance(applied, Rejection), applied
+        state = applied.state
     truth = _truth(game.setup, state, actions)
     truth.tokens = {tab.you: tab.token for tab in tabs if tab.you and tab.token}
     return truth

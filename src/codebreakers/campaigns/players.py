@@ -165,11 +165,11 @@ async def open_table(
 ) -> Table:
     """Create a room, seat `humans` tabs and `bots` bots (2 v 2 and up), and start the game."""
     async with httpx.AsyncClient() as client:
-        answer = await client.post(
+        created = await client.post(
             f"{http}/api/rooms", json={"game": "decrypto", "options": options or {}}, timeout=30
         )
-    answer.raise_for_status()
-    code = answer.json()["code"]
+    created.raise_for_status()
+    code = created.json()["code"]
     tabs = []
     for i in range(humans):
         tab = Tab(urls, code, name=f"{code}-{i}", rng=random.Random(rng.getrandbits(64)))
