@@ -55,7 +55,7 @@ test: $(TEST_STAMP) browser
 check: $(TEST_STAMP)
 	$(BIN)/ruff format --check src tests scripts
 	$(BIN)/ruff check src tests scripts
-	$(BIN)/mypy src/codebreakers/games
+	$(BIN)/mypy --strict src/codebreakers
 	$(BIN)/lint-imports
 
 fmt: $(TEST_STAMP)
