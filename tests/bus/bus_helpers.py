@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+
+from codebreakers.bus.base import Notice
 
 
 class Inbox:
     """A listener that records what it is given."""
 
     def __init__(self) -> None:
-        self.messages: list[dict[str, Any]] = []
+        self.messages: list[Notice] = []
 
-    async def __call__(self, message: dict[str, Any]) -> None:
+    async def __call__(self, message: Notice) -> None:
         self.messages.append(message)
 
 

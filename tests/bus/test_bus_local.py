@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 from bus_helpers import Inbox, eventually
+from msgspec.structs import force_setattr
 
 from codebreakers.bus import open_bus
+from codebreakers.bus.base import Notice
 from codebreakers.bus.local import LocalBus
 
 pytestmark = pytest.mark.anyio
 
 
-def note(i: int) -> dict[str, Any]:
-    return {"room": "ABCD", "room_version": i, "game_id": "g1", "game_version": i, "chat_seq": 0}
+def note(i: int) -> Notice:
+    return Notice(room="ABCD", room_version=i, game_id="g1", game_version=i, chat_seq=0)
 
 
 async def test_open_bus_without_url_is_local_and_other_schemes_are_refused() -> None:
@@ -43,9 +44,9 @@ async def test_messages_reach_the_listener_in_order() -> None:
 
 async def test_publish_returns_before_a_slow_listener_finishes() -> None:
     release = asyncio.Event()
-    seen: list[dict[str, Any]] = []
+    seen: list[Notice] = []
 
-    async def slow(message: dict[str, Any]) -> None:
+    async def slow(message: Notice) -> None:
         await release.wait()
         seen.append(message)
 
@@ -65,10 +66,10 @@ async def test_publish_returns_before_a_slow_listener_finishes() -> None:
 async def test_a_failing_listener_is_counted_and_delivery_goes_on() -> None:
     seen: list[int] = []
 
-    async def picky(message: dict[str, Any]) -> None:
-        if message["room_version"] == 2:
+    async def picky(message: Notice) -> None:
+        if message.room_version == 2:
             raise RuntimeError("listener bug")
-        seen.append(message["room_version"])
+        seen.append(message.room_version)
 
     bus = open_bus(None)
     await bus.start(picky)
@@ -86,7 +87,7 @@ async def test_a_message_json_cannot_carry_is_refused_like_redis_would() -> None
     await bus.start(Inbox())
     try:
         with pytest.raises(TypeError):
-            await bus.publish({"room": object()})
+            await bus.publish(Notice(room=object()))  # type: ignore[arg-type]
         assert bus.stats.published == 0
     finally:
         await bus.close()
@@ -99,8 +100,8 @@ async def test_delivered_messages_are_copies() -> None:
     try:
         sent = note(1)
         await bus.publish(sent)
-        sent["room"] = "CHANGED"
+        force_setattr(sent, "room", "CHANGED")  # frozen: only by force
         await eventually(lambda: len(inbox.messages) == 1)
-        assert inbox.messages[0]["room"] == "ABCD"
+        assert inbox.messages[0].room == "ABCD"
     finally:
         await bus.close()

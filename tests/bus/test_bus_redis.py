@@ -18,13 +18,14 @@ from redis.asyncio import Redis
 from sqlalchemy.engine import make_url
 
 from codebreakers.bus import open_bus
+from codebreakers.bus.base import Notice
 from codebreakers.bus.redis import CHANNEL, RedisBus
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
 
 
-def note(room: str, i: int) -> dict[str, Any]:
-    return {"room": room, "room_version": i, "game_id": None, "game_version": 0, "chat_seq": 0}
+def note(room: str, i: int) -> Notice:
+    return Notice(room=room, room_version=i, game_id=None, game_version=0, chat_seq=0)
 
 
 @pytest.fixture
@@ -76,7 +77,7 @@ async def test_two_nodes_hear_each_other_and_themselves(make_bus: Callable[..., 
         await eventually(lambda inbox=inbox: len(inbox.messages) == 10)
         assert sorted(inbox.messages, key=str) == everything
         # Each node's own messages arrive in the order it sent them.
-        assert [m["room_version"] for m in inbox.messages if m["room"] == "ONE"] == list(range(5))
+        assert [m.room_version for m in inbox.messages if m.room == "ONE"] == list(range(5))
     await eventually(lambda: one.stats.published == 5)  # counted once Redis has answered
     assert (one.stats.received, one.stats.errors) == (10, 0)
 

@@ -4,22 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
 
 import pytest
 from bus_helpers import eventually
 
-from codebreakers.bus.base import BusStats
+from codebreakers.bus.base import BusStats, Notice
 from codebreakers.bus.mailbox import Mailbox, encode
 
 pytestmark = pytest.mark.anyio
 
 
 def note(room: str | None, i: int) -> bytes:
-    message: dict[str, Any] = {"room_version": i}
-    if room is not None:
-        message["room"] = room
-    return encode(message)
+    return encode(Notice(room=room, room_version=i))
 
 
 class Blocking:
@@ -32,15 +28,15 @@ class Blocking:
         self.running: dict[str | None, int] = {}
         self.overlapped = False  # two deliveries of one room at once (must never be)
 
-    async def __call__(self, message: dict[str, Any]) -> None:
-        room = message.get("room")
+    async def __call__(self, message: Notice) -> None:
+        room = message.room
         self.running[room] = self.running.get(room, 0) + 1
         self.overlapped |= self.running[room] > 1
         try:
             if room in self.blocked:
                 await self.release.wait()
             await asyncio.sleep(0)
-            self.seen.append((room, message["room_version"]))
+            self.seen.append((room, message.room_version))
         finally:
             self.running[room] -= 1
 
@@ -75,9 +71,9 @@ async def test_each_room_in_arrival_order_one_at_a_time_while_rooms_overlap() ->
     overlapped = False
     rng = random.Random(7)
 
-    async def listener(message: dict[str, Any]) -> None:
+    async def listener(message: Notice) -> None:
         nonlocal peak, running, overlapped
-        room = message.get("room")
+        room = message.room
         overlapped |= room in busy
         busy.add(room)
         running += 1
@@ -85,7 +81,7 @@ async def test_each_room_in_arrival_order_one_at_a_time_while_rooms_overlap() ->
         try:
             for _ in range(rng.randrange(4)):
                 await asyncio.sleep(0)
-            seen.setdefault(room, []).append(message["room_version"])
+            seen.setdefault(room, []).append(message.room_version)
         finally:
             running -= 1
             busy.discard(room)
@@ -113,9 +109,9 @@ async def test_a_room_waiting_for_a_lane_is_served_while_a_busy_room_keeps_talki
     mailbox = Mailbox(BusStats(), lanes=1)
     seen: list[tuple[str | None, int]] = []
 
-    async def listener(message: dict[str, Any]) -> None:
+    async def listener(message: Notice) -> None:
         await asyncio.sleep(0)
-        seen.append((message.get("room"), message["room_version"]))
+        seen.append((message.room, message.room_version))
 
     mailbox.start(listener)
     try:
@@ -134,10 +130,10 @@ async def test_failures_and_unreadable_messages_are_counted_and_the_room_goes_on
     mailbox = Mailbox(stats)
     seen: list[tuple[str | None, int]] = []
 
-    async def picky(message: dict[str, Any]) -> None:
-        if message["room_version"] == 2:
+    async def picky(message: Notice) -> None:
+        if message.room_version == 2:
             raise RuntimeError("listener bug")
-        seen.append((message.get("room"), message["room_version"]))
+        seen.append((message.room, message.room_version))
 
     mailbox.start(picky)
     try:
@@ -188,3 +184,22 @@ async def test_close_cancels_every_lane() -> None:
     mailbox.put(note("A", 2))  # after close: kept out of the way, never delivered
     await asyncio.sleep(0.01)
     assert not mailbox._lanes and stats.received == 4
+
+
+async def test_a_message_is_decoded_once_into_a_notice_and_a_mistyped_one_is_skipped() -> None:
+    stats = BusStats()
+    mailbox = Mailbox(stats)
+    seen: list[Notice] = []
+
+    async def listener(message: Notice) -> None:
+        seen.append(message)
+
+    mailbox.start(listener)
+    try:
+        mailbox.put(b'{"room": "A", "room_version": "two"}')
+        mailbox.put(b'{"room": "A", "room_version": 3, "game_id": "g", "game_version": 5}')
+        await eventually(lambda: len(seen) == 1)
+        assert seen == [Notice("A", 3, "g", 5, 0)]
+        assert (stats.received, stats.errors) == (1, 1)
+    finally:
+        await mailbox.close()

@@ -13,9 +13,8 @@ import asyncio
 import statistics
 import time
 import uuid
-from typing import Any
 
-from codebreakers.bus.base import Bus
+from codebreakers.bus.base import Bus, Notice
 from codebreakers.bus.local import LocalBus
 from codebreakers.bus.redis import RedisBus
 
@@ -25,14 +24,15 @@ async def measure(
 ) -> tuple[list[float], float]:
     """Each message's latency, and the seconds from the first publish to the last delivery."""
     latencies: list[float] = []
+    sent: list[float] = []  # by message number (its room_version)
     done = asyncio.Event()
 
-    async def listener(message: dict[str, Any]) -> None:
-        latencies.append(time.perf_counter() - message["sent"])
+    async def listener(notice: Notice) -> None:
+        latencies.append(time.perf_counter() - sent[notice.room_version])
         if len(latencies) == count:
             done.set()
 
-    async def ignore(message: dict[str, Any]) -> None:
+    async def ignore(notice: Notice) -> None:
         return None
 
     await receiver.start(listener)
@@ -40,7 +40,8 @@ async def measure(
         await sender.start(ignore)
     start = time.perf_counter()
     for i in range(count):
-        await sender.publish({"room": "BENCH", "room_version": i, "sent": time.perf_counter()})
+        sent.append(time.perf_counter())
+        await sender.publish(Notice(room="BENCH", room_version=i))
         if spacing:
             await asyncio.sleep(spacing)
     async with asyncio.timeout(30):

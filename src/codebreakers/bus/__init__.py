@@ -3,7 +3,7 @@ Redis pub/sub behind the one `Bus` interface in `base.py`."""
 
 from __future__ import annotations
 
-from codebreakers.bus.base import Bus, BusStats
+from codebreakers.bus.base import Bus, BusStats, Notice
 from codebreakers.bus.local import LocalBus
 
 
@@ -20,4 +20,4 @@ def open_bus(url: str | None) -> Bus:
     raise ValueError(f"unsupported bus URL {url!r}: use redis://host:6379/0, or none")
 
 
-__all__ = ["Bus", "BusStats", "open_bus"]
+__all__ = ["Bus", "BusStats", "Notice", "open_bus"]

@@ -1,16 +1,35 @@
 """'Room R changed' notifications between server nodes; data always comes from the store.
 
-A message is small (`{"room": code, "room_version": n, "game_id": id, "game_version": v,
-"chat_seq": s}`); delivery is at-most-once, so receivers treat it as a hint to catch up.
+A notice is small (`{"room": code, "room_version": n, "game_id": id, "game_version": v,
+"chat_seq": s}` on the wire, a `Notice` in code); delivery is at-most-once, so receivers treat
+it as a hint to catch up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-Listener = Callable[[dict[str, Any]], Awaitable[None]]
+import msgspec
+
+
+class Notice(msgspec.Struct, frozen=True):
+    """How far a room has gone: its document's version, its current game's and its chat's.
+
+    Encoded once where it is published and decoded once where a bus hands it over
+    (`mailbox.py`), so a listener reads attributes, never string keys. Fields a sender leaves
+    out take the values of a room with nothing yet; a notice naming no room (a foreign
+    publisher's) reaches no room's hub."""
+
+    room: str | None = None
+    room_version: int = 0
+    game_id: str | None = None
+    game_version: int = 0
+    chat_seq: int = 0
+
+
+Listener = Callable[[Notice], Awaitable[None]]
 
 
 @dataclass(slots=True)
@@ -29,7 +48,7 @@ class Bus(Protocol):
         one room's in order, one at a time; different rooms' concurrently."""
         ...
 
-    async def publish(self, message: dict[str, Any]) -> None: ...
+    async def publish(self, notice: Notice) -> None: ...
 
     async def close(self) -> None: ...
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from codebreakers.bus.base import BusStats, Listener
+from codebreakers.bus.base import BusStats, Listener, Notice
 from codebreakers.bus.mailbox import Mailbox, encode
 
 
 class LocalBus:
-    """Delivers each published message to the listener from the event loop, each room's in order.
+    """Delivers each published notice to the listener from the event loop, each room's in order.
 
     `publish` never waits for the listener: a game action must not be slowed by whoever
     listens, just as it isn't with Redis.
@@ -22,8 +20,8 @@ class LocalBus:
     async def start(self, listener: Listener) -> None:
         self._mailbox.start(listener)
 
-    async def publish(self, message: dict[str, Any]) -> None:
-        self._mailbox.put(encode(message))
+    async def publish(self, notice: Notice) -> None:
+        self._mailbox.put(encode(notice))
         self._stats.published += 1
 
     async def close(self) -> None:

@@ -1,7 +1,8 @@
 """The one path by which every bus hands messages to its listener.
 
 Messages travel as JSON bytes even in-process, so a message Redis couldn't carry fails the same
-way on the embedded bus as in production. A listener may spend store round trips on a message,
+way on the embedded bus as in production; each is decoded here, once, into a `Notice` (anything
+else on the channel is counted and skipped). A listener may spend store round trips on a message,
 so the messages of different rooms are delivered concurrently, on at most `LANES` lane tasks,
 while each room's own (and the room-less ones, sharing one lane) stay one at a time in arrival
 order. A listener that raises costs a count and a log line, never the lane.
@@ -12,11 +13,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from typing import Any
 
 import msgspec
 
-from codebreakers.bus.base import BusStats, Listener
+from codebreakers.bus.base import BusStats, Listener, Notice
 
 log = logging.getLogger(__name__)
 
@@ -25,13 +25,17 @@ log = logging.getLogger(__name__)
 LANES = 8
 
 
-def encode(message: dict[str, Any]) -> bytes:
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder(Notice).decode
+
+
+def encode(notice: Notice) -> bytes:
     """JSON bytes; TypeError for a value JSON can't carry (a bug in the caller)."""
-    return msgspec.json.encode(message)
+    return _encode(notice)
 
 
 class Mailbox:
-    """Per-room queues of decoded messages and the lane tasks that feed them to the listener.
+    """Per-room queues of decoded notices and the lane tasks that feed them to the listener.
 
     A room's queue exists while it has messages and is served by at most one lane at a time;
     a lane that empties its room's queue moves on to a waiting room or ends. When every lane is
@@ -43,7 +47,7 @@ class Mailbox:
         self._stats = stats
         self._max_lanes = lanes
         self._listener: Listener | None = None
-        self._queues: dict[str | None, deque[dict[str, Any]]] = {}
+        self._queues: dict[str | None, deque[Notice]] = {}
         self._waiting: deque[str | None] = deque()  # rooms with messages and no lane
         self._lanes: set[asyncio.Task[None]] = set()
 
@@ -55,20 +59,17 @@ class Mailbox:
 
     def put(self, payload: bytes) -> None:
         try:
-            message = msgspec.json.decode(payload)
-        except msgspec.DecodeError:
-            message = None
-        if not isinstance(message, dict):
+            notice = _decode(payload)
+        except msgspec.DecodeError:  # not JSON, not an object, or a field of the wrong type
             self._stats.errors += 1
-            log.warning("bus: ignored a message that isn't a JSON object: %.200r", payload)
+            log.warning("bus: ignored a message that isn't a notice: %.200r", payload)
             return
-        room = message.get("room")
-        key = room if isinstance(room, str) else None
+        key = notice.room
         queue = self._queues.get(key)
         if queue is not None:  # a lane serves this room, or it waits for one
-            queue.append(message)
+            queue.append(notice)
             return
-        self._queues[key] = deque([message])
+        self._queues[key] = deque([notice])
         self._waiting.append(key)
         self._open_lanes()
 
@@ -107,10 +108,10 @@ class Mailbox:
             # At once, not in a done callback: a room queued meanwhile must find a free lane.
             self._lanes.discard(task)
 
-    async def _deliver(self, listener: Listener, message: dict[str, Any]) -> None:
+    async def _deliver(self, listener: Listener, notice: Notice) -> None:
         self._stats.received += 1
         try:
-            await listener(message)
+            await listener(notice)
         except Exception:
             self._stats.errors += 1
-            log.exception("bus: the listener failed on %r", message)
+            log.exception("bus: the listener failed on %r", notice)

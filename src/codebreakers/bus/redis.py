@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import logging
 import random
-from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
@@ -25,7 +24,7 @@ from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
-from codebreakers.bus.base import BusStats, Listener
+from codebreakers.bus.base import BusStats, Listener, Notice
 from codebreakers.bus.mailbox import Mailbox, encode
 
 log = logging.getLogger(__name__)
@@ -87,8 +86,8 @@ class RedisBus:
         ]
         await self._first_attempt.wait()
 
-    async def publish(self, message: dict[str, Any]) -> None:
-        payload = encode(message)
+    async def publish(self, notice: Notice) -> None:
+        payload = encode(notice)
         if self._publish_failing:
             self._deliver_here_only(payload)
             return

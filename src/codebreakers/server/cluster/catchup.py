@@ -22,15 +22,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from typing import Protocol
 
-from codebreakers.bus.base import Bus
+from codebreakers.bus.base import Bus, Notice
 from codebreakers.server.ops.logs import get_logger
 from codebreakers.store.base import Store
 
 log = get_logger(__name__)
 
-JSON = dict[str, Any]
 POLL_S = 1.0
 SWEEP_S = 30.0
 WATCH_S = 0.25  # how often `bus.healthy` is looked at
@@ -42,34 +41,28 @@ class Held(Protocol):
     @property
     def code(self) -> str: ...
 
-    def notice(self) -> JSON:
+    def notice(self) -> Notice:
         """The versions this node has, as a bus notice says them."""
         ...
 
-    async def on_notice(self, notice: JSON) -> None: ...
+    async def on_notice(self, notice: Notice) -> None: ...
 
 
-async def behind(store: Store, held: Held) -> JSON | None:
+async def behind(store: Store, held: Held) -> Notice | None:
     """A notice of what the store has that `held` lacks, or None when it lacks nothing."""
     has = held.notice()
-    game_id = has["game_id"]
+    game_id = has.game_id
     head = await store.room_head(held.code, game_id)
     if head is None:
         return None
     lacks = (
-        head.room_version > has["room_version"]
-        or (game_id is not None and head.game_version > has["game_version"])
-        or head.chat_seq > has["chat_seq"]
+        head.room_version > has.room_version
+        or (game_id is not None and head.game_version > has.game_version)
+        or head.chat_seq > has.chat_seq
     )
     if not lacks:
         return None
-    return {
-        "room": held.code,
-        "room_version": head.room_version,
-        "game_id": game_id,
-        "game_version": head.game_version,
-        "chat_seq": head.chat_seq,
-    }
+    return Notice(held.code, head.room_version, game_id, head.game_version, head.chat_seq)
 
 
 class CatchUp:

@@ -11,6 +11,7 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
+from codebreakers.bus.base import Notice
 from codebreakers.games.base import Rejection
 from codebreakers.server.cluster.catchup import CatchUp
 from codebreakers.server.cluster.shutdown import InFlight
@@ -150,8 +151,8 @@ class Node:
 
     # Changes
 
-    async def _on_notice(self, notice: dict[str, Any]) -> None:
-        hub = self.hubs.get(notice.get("room", ""))
+    async def _on_notice(self, notice: Notice) -> None:
+        hub = self.hubs.get(notice.room) if notice.room is not None else None
         if hub is not None:
             await hub.on_notice(notice)
 

@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from codebreakers.bus.base import Notice
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.config import Ports
 from codebreakers.server.play.runner import RETRIES, GameRunner, backoff
@@ -50,11 +51,11 @@ class HeldRoom:
                 raise RuntimeError(f"room {self.code} names a missing game")
             self.runner = GameRunner.from_row(self.rules, row)
 
-    async def read(self, notice: JSON) -> None:
+    async def read(self, notice: Notice) -> None:
         """Read from the store what a bus notice says this node lacks: the room, a game another
         node started (seen here, or while retrying a room change), the game's new actions."""
         store = self.ports.store
-        if notice.get("room_version", 0) > self.version:
+        if notice.room_version > self.version:
             row = await store.load_room(self.code)
             if row is None:
                 return
@@ -67,8 +68,8 @@ class HeldRoom:
         runner = self.runner
         if (
             runner is not None
-            and notice.get("game_id") == runner.game_id
-            and notice.get("game_version", 0) > runner.version
+            and notice.game_id == runner.game_id
+            and notice.game_version > runner.version
         ):
             await runner.catch_up(store)
 

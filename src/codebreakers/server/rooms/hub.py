@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 
 from codebreakers.bots.base import BotMove
+from codebreakers.bus.base import Notice
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.config import Ports, ServerConfig
 from codebreakers.server.ops.ratelimit import Buckets
@@ -88,7 +89,7 @@ class RoomHub:
         if runner and runner.over and room.data.status is RoomStatus.PLAYING:
             await self.actions.finish()  # the server stopped between the last action and this
 
-    async def on_notice(self, notice: JSON) -> None:
+    async def on_notice(self, notice: Notice) -> None:
         """Catch up with a change announced on the bus (a no-op for this node's own changes)."""
         room, fanout = self.room, self.fanout
         async with room.lock:
@@ -99,9 +100,8 @@ class RoomHub:
                 runner.game_id,
                 runner.version,
             )
-            chat_seq = notice.get("chat_seq", 0)
-            if chat_seq > self.chat.seq:
-                await self.chat.read(chat_seq)
+            if notice.chat_seq > self.chat.seq:
+                await self.chat.read(notice.chat_seq)
             if fanout.room_pushed != room.version:  # read here, or while retrying a change
                 self._push_room()
             if game_changed:
@@ -109,15 +109,16 @@ class RoomHub:
                 self.actions.push_views()
                 self.on_game_change(self)
 
-    def notice(self) -> JSON:
+    def notice(self) -> Notice:
+        """How far this node has the room: what it publishes after a change."""
         runner = self.room.runner
-        return {
-            "room": self.code,
-            "room_version": self.room.version,
-            "game_id": runner.game_id if runner else None,
-            "game_version": runner.version if runner else 0,
-            "chat_seq": self.chat.seq,
-        }
+        return Notice(
+            room=self.code,
+            room_version=self.room.version,
+            game_id=runner.game_id if runner else None,
+            game_version=runner.version if runner else 0,
+            chat_seq=self.chat.seq,
+        )
 
     async def publish(self) -> None:
         """Announce the current versions to the other nodes, if any can hear; called after the
