@@ -23,7 +23,8 @@ from codebreakers.store.base import ActionRow, AppendResult, GameLog, GameRow
 log = get_logger(__name__)
 
 JSON = dict[str, Any]
-RETRIES = 8  # races are lost only to other nodes writing the same room at the same moment
+RETRIES = 12  # races are lost only to other nodes writing the same room at the same moment
+BACKOFF_CAP_S = 0.1
 
 
 _SPECTATOR = Viewer(None)
@@ -31,8 +32,10 @@ _OPEN_SPECTATOR = Viewer(None, open_spectator=True)
 
 
 async def backoff(attempt: int) -> None:
-    """A short random pause before retrying a lost race, so racing nodes fall out of step."""
-    await asyncio.sleep(random.uniform(0.0, 0.004 * attempt))
+    """A random pause before retrying a lost race, so racing nodes fall out of step. It doubles
+    with each attempt (up to 0.1 s): with a batching store a write takes longer to land, and a
+    fixed short pause let several nodes keep colliding until the retries ran out."""
+    await asyncio.sleep(random.uniform(0.0, min(BACKOFF_CAP_S, 0.002 * 2**attempt)))
 
 
 @dataclass(slots=True)
