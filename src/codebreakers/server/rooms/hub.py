@@ -14,7 +14,6 @@ lacks, so one node and many behave alike and the author of a change reads nothin
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -35,8 +34,6 @@ from codebreakers.server.rooms.room_chat import RoomChat
 from codebreakers.server.rooms.tokens import new_token, token_hash
 from codebreakers.server.wire.messages import Ack, Error, Hello, Joined, Welcome, encode
 from codebreakers.store.base import RoomRow
-
-log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
 RoomOp = Callable[[Room, str], Room]  # a pure operation of document.py, by an actor
