@@ -44,7 +44,8 @@ def test_a_room_stored_before_the_schema_version_decodes_as_schema_1() -> None:
 
 def test_what_is_stored_is_the_old_shape_with_its_schema_version() -> None:
     stored = model.dump(model.load(STORED_BEFORE))
-    assert stored == {"schema": model.SCHEMA, **STORED_BEFORE, "rematch": []}
+    players = {pid: {**p, "profile_id": None} for pid, p in STORED_BEFORE["players"].items()}
+    assert stored == {"schema": model.SCHEMA, **STORED_BEFORE, "rematch": [], "players": players}
     assert msgspec.json.encode(stored).startswith(b'{"schema":1,"game":"decrypto",')
 
 

@@ -17,7 +17,9 @@ from codebreakers.store import open_store
 from codebreakers.store.base import Store
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-TABLES = "chat, actions, games, rooms"
+TABLES = (
+    "room_players, game_players, passkeys, profile_devices, chat, profiles, actions, games, rooms"
+)
 
 
 @pytest.fixture

@@ -51,8 +51,8 @@ async def run_on(url: str, work: Any, *args: Any, migrating: bool = False) -> An
 def test_revisions_form_one_line_from_0001_to_head() -> None:
     scripts = ScriptDirectory.from_config(migrate.alembic_config())
     chain = [s.revision for s in scripts.walk_revisions("base", "heads")]
-    assert list(reversed(chain)) == ["0001", "0002", "0003", "0004"]
-    assert HEAD == "0004"
+    assert list(reversed(chain)) == ["0001", "0002", "0003", "0004", "0005"]
+    assert HEAD == "0005"
 
 
 async def test_a_migrated_empty_database_matches_schema_py(fresh_url: str) -> None:
@@ -191,6 +191,130 @@ async def test_0004_writes_the_schema_version_into_every_stored_room(fresh_url: 
 
     await run_on(fresh_url, downgrade, migrating=True)
     assert await run_on(fresh_url, documents) == rooms
+
+
+CHAT_0003 = sa.table(
+    "chat", *(sa.column(c) for c in ("room_code", "seq", "game_id", "channel", "seat", "name",
+                                     "text", "at", "client_id")),
+)  # fmt: skip
+GAME_PLAYERS = sa.table(
+    "game_players",
+    *(
+        sa.column(c)
+        for c in ("game_id", "player_id", "profile_id", "seat", "side", "human", "name")
+    ),
+)
+
+
+async def test_0005_brings_rooms_games_and_chat_along_with_anonymous_players(
+    fresh_url: str,
+) -> None:
+    """A store at 0004 with a room, its games and chat: after 0005 they read as before, every
+    game lists its players (anonymous; name and kind from the room while it lists them), and
+    the room decodes with anonymous players."""
+    await run_on(fresh_url, migrate.upgrade, "0004", migrating=True)
+    room = {
+        **STORED_BEFORE,
+        "schema": 1,
+        "status": "over",
+        "game_id": "g2",
+        "seats": {"white": ["p1", "p2"], "black": ["p3", None]},
+        "players": {
+            **STORED_BEFORE["players"],
+            "p2": {"name": "Bip", "kind": "bot", "level": "easy"},
+            "p3": {"name": "Жан", "kind": "human", "token_hash": "h3"},
+        },
+    }
+    teams = {"white": ["p1", "p2"], "black": ["p3", "p9"]}  # p9 has left the room since
+
+    def fill(conn: sa.Connection) -> None:
+        conn.execute(
+            sa.insert(ROOMS_0001),
+            [
+                {
+                    "code": "OLD1",
+                    "game": "decrypto",
+                    "data": room,
+                    "version": 7,
+                    "public": False,
+                    "waiting": False,
+                    "created_at": 1.0,
+                    "updated_at": 2.0,
+                }
+            ],
+        )
+        conn.execute(
+            sa.insert(GAMES_0001),
+            [
+                {
+                    "id": "g1",
+                    "room_code": "OLD1",
+                    "game": "decrypto",
+                    "setup": {"teams": teams, "seed": 1},
+                    "created_at": 3.0,
+                    "over": True,
+                    "outcome": {"winner": "black"},
+                },
+                {
+                    "id": "g2",
+                    "room_code": "OLD1",
+                    "game": "decrypto",
+                    "setup": {"seed": 2},
+                    "created_at": 4.0,
+                    "over": False,
+                    "outcome": None,
+                },
+            ],
+        )
+        conn.execute(
+            sa.insert(CHAT_0003),
+            [
+                {
+                    "room_code": "OLD1",
+                    "seq": 1,
+                    "game_id": "g1",
+                    "channel": "all",
+                    "seat": "p1",
+                    "name": "Ana",
+                    "text": "gg",
+                    "at": 5.0,
+                    "client_id": "c1",
+                }
+            ],
+        )
+
+    def players(conn: sa.Connection) -> set[tuple[Any, ...]]:
+        return {tuple(r) for r in conn.execute(sa.select(GAME_PLAYERS)).all()}
+
+    await run_on(fresh_url, fill)
+    store = open_store(fresh_url)
+    await store.open()
+    try:
+        assert await store.load_room("OLD1") == RoomRow(
+            "OLD1", "decrypto", room, 7, False, False, 1.0, 2.0
+        )
+        loaded = model.load(room)
+        assert all(p.profile_id is None for p in loaded.players.values())
+        game = await store.load_game("g1")
+        assert game is not None and game.over and game.setup["teams"] == teams
+        assert await store.chat_of_game("g1") == [
+            ChatLine(1, "OLD1", "g1", "all", "p1", "Ana", "gg", 5.0, "c1", None)
+        ]
+        assert await store.finished_games_of("anyone", 10) == []
+    finally:
+        await store.close()
+    assert await run_on(fresh_url, players) == {
+        ("g1", "p1", None, "p1", "white", True, "Ana"),
+        ("g1", "p2", None, "p2", "white", False, "Bip"),
+        ("g1", "p3", None, "p3", "black", True, "Жан"),
+        ("g1", "p9", None, "p9", "black", True, "p9"),
+    }
+
+    def downgrade(conn: sa.Connection) -> None:
+        command.downgrade(migrate.alembic_config(conn), "0004")
+
+    await run_on(fresh_url, downgrade, migrating=True)
+    assert await run_on(fresh_url, migrate.current_revision) == "0004"
 
 
 def rebuild_rooms(conn: sa.Connection) -> None:

@@ -6,14 +6,17 @@ Three narrow ports, one per kind of data, so code can ask for only what it uses:
   is checked inside the transaction that appends, so two nodes can never both apply an action
   at the same version;
 - `Rooms`: small JSON documents updated with an optimistic version check;
-- `Chat`: lines that belong to a room and carry a per-room sequence number.
+- `Chat`: lines that belong to a room and carry a per-room sequence number;
+- `Profiles`: lasting player identities (a browser's cookie secret, passkeys) and the rooms and
+  games each one played, for "your games".
 
-`Store` is all three with `open`/`close`: what `open_store` returns and a node holds. Each
+`Store` is all four with `open`/`close`: what `open_store` returns and a node holds. Each
 database has one adapter that implements it (`sqlite.py`, `postgres.py`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
@@ -75,6 +78,69 @@ class ChatLine:
     text: str
     at: float
     client_id: str | None = None  # the sender's message id, so a retry is stored once
+    profile_id: str | None = None  # the sender's profile (None: anonymous, or a system line)
+
+
+@dataclass(frozen=True, slots=True)
+class GamePlayer:
+    """A seated player of a game, as `create_game` records it in `game_players`."""
+
+    player_id: str  # the room's id for the player ("p3")
+    seat: str  # the game engine's seat
+    side: str  # the team (Decrypto) or side (Mastermind)
+    human: bool
+    name: str
+    profile_id: str | None = None  # None: a bot, or a person without a profile
+
+
+GAME_PLAYER_COLUMNS = "player_id, profile_id, seat, side, human, name"
+
+
+def game_player_values(p: GamePlayer) -> tuple[Any, ...]:
+    """A `game_players` row's values after its game id, in GAME_PLAYER_COLUMNS order."""
+    return (p.player_id, p.profile_id, p.seat, p.side, p.human, p.name)
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileRow:
+    id: str
+    name: str
+    language: str
+    created_at: float
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PasskeyRow:
+    credential_id: str  # base64url
+    profile_id: str
+    public_key: bytes
+    sign_count: int
+    transports: list[str]
+    created_at: float
+    last_used_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileRoom:
+    """A room a profile joined, newest first in `Profiles.rooms_of`."""
+
+    room: RoomRow
+    player_id: str
+    joined_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileGame:
+    """A finished game a profile played, newest first in `Profiles.finished_games_of`."""
+
+    game_id: str
+    room_code: str
+    game: str
+    created_at: float
+    outcome: JSON | None
+    player_id: str
+    side: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +164,16 @@ class GameLog(Protocol):
     """Games and their action log."""
 
     async def create_game(
-        self, game_id: str, room_code: str, game: str, setup: JSON, now: float
-    ) -> None: ...
+        self,
+        game_id: str,
+        room_code: str,
+        game: str,
+        setup: JSON,
+        now: float,
+        players: Sequence[GamePlayer] = (),
+    ) -> None:
+        """Store a new game and who plays it (`game_players`), in one transaction."""
+        ...
 
     async def load_game(self, game_id: str) -> GameRow | None:
         """The game with every action, in version order."""
@@ -172,6 +246,7 @@ class Chat(Protocol):
         text: str,
         at: float,
         client_id: str | None = None,
+        profile_id: str | None = None,
     ) -> ChatLine:
         """Store a line with the room's next sequence number; LookupError for an unknown room.
 
@@ -192,8 +267,65 @@ class Chat(Protocol):
     async def chat_of_game(self, game_id: str) -> list[ChatLine]: ...
 
 
-class Store(GameLog, Rooms, Chat, Protocol):
-    """The three ports over one database, with its life cycle."""
+class Profiles(Protocol):
+    """Lasting identities. A browser is known by the hash of its cookie secret (the server
+    hashes; the store never sees a secret): the one that made the profile (`profiles`), or one
+    signed in later with a passkey (`profile_devices`)."""
+
+    async def create_profile(self, row: ProfileRow, secret_hash: str) -> None:
+        """Store a new profile known by `secret_hash`; an existing id or hash raises."""
+        ...
+
+    async def load_profile(self, profile_id: str) -> ProfileRow | None: ...
+
+    async def profile_by_secret(self, secret_hash: str) -> ProfileRow | None:
+        """The profile a browser's secret names, whichever table holds it."""
+        ...
+
+    async def update_profile(
+        self, profile_id: str, *, name: str, language: str, hidden: bool
+    ) -> bool:
+        """False for an unknown profile."""
+        ...
+
+    async def add_device(self, profile_id: str, secret_hash: str, now: float) -> None:
+        """Another browser, signed in with a passkey, is known by `secret_hash` too."""
+        ...
+
+    async def forget_secret(self, secret_hash: str) -> None:
+        """Sign a browser out: its secret names no profile any more (the profile stays)."""
+        ...
+
+    async def add_passkey(self, row: PasskeyRow) -> bool:
+        """False when the credential is stored already (for any profile)."""
+        ...
+
+    async def find_passkey(self, credential_id: str) -> PasskeyRow | None: ...
+
+    async def passkeys_of(self, profile_id: str) -> list[PasskeyRow]:
+        """Oldest first."""
+        ...
+
+    async def use_passkey(self, credential_id: str, sign_count: int, now: float) -> bool:
+        """Record a sign-in: the authenticator's new counter and the time; False when the
+        credential is unknown."""
+        ...
+
+    async def join_room(self, room_code: str, player_id: str, profile_id: str, now: float) -> None:
+        """Remember that `profile_id` plays `player_id` in the room (again: kept as it was)."""
+        ...
+
+    async def rooms_of(self, profile_id: str, limit: int) -> list[ProfileRoom]:
+        """The rooms the profile joined, most recently joined first."""
+        ...
+
+    async def finished_games_of(self, profile_id: str, limit: int) -> list[ProfileGame]:
+        """The finished games the profile played, newest first."""
+        ...
+
+
+class Store(GameLog, Rooms, Chat, Profiles, Protocol):
+    """The four ports over one database, with its life cycle."""
 
     async def open(self) -> None:
         """Connect and bring the schema to the newest Alembic revision; a failure (database

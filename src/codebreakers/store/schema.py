@@ -16,11 +16,13 @@ from sqlalchemy import (
     ForeignKeyConstraint,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     PrimaryKeyConstraint,
     String,
     Table,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
@@ -89,9 +91,92 @@ chat = Table(
     Column("text", String, nullable=False),
     Column("at", Float, nullable=False),
     Column("client_id", String, nullable=True),
+    Column("profile_id", String, nullable=True),  # the sender's profile (migration 0005)
     PrimaryKeyConstraint("room_code", "seq", name="pk_chat"),
     ForeignKeyConstraint(["room_code"], ["rooms.code"], name="fk_chat_room_code_rooms"),
     ForeignKeyConstraint(["game_id"], ["games.id"], name="fk_chat_game_id_games"),
+    ForeignKeyConstraint(["profile_id"], ["profiles.id"], name="fk_chat_profile_id_profiles"),
     Index("ix_chat_game_id", "game_id", "seq"),
     Index("ux_chat_client_id", "room_code", "seat", "client_id", unique=True),
+)
+
+# Identity (migration 0005): a profile per browser, made on its first visit; `secret_hash` is
+# the hash of the cookie secret of the browser that made it (NULL once that browser signed
+# out). Browsers signed in later with a passkey hold secrets of their own, in `profile_devices`.
+profiles = Table(
+    "profiles",
+    metadata,
+    Column("id", String, nullable=False),
+    Column("name", String, nullable=False),
+    Column("language", String, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("hidden", Boolean, nullable=False, server_default=false()),
+    Column("secret_hash", String, nullable=True),
+    PrimaryKeyConstraint("id", name="pk_profiles"),
+    UniqueConstraint("secret_hash", name="uq_profiles_secret_hash"),
+)
+
+profile_devices = Table(
+    "profile_devices",
+    metadata,
+    Column("secret_hash", String, nullable=False),
+    Column("profile_id", String, nullable=False),
+    Column("created_at", Float, nullable=False),
+    PrimaryKeyConstraint("secret_hash", name="pk_profile_devices"),
+    ForeignKeyConstraint(
+        ["profile_id"], ["profiles.id"], name="fk_profile_devices_profile_id_profiles"
+    ),
+    Index("ix_profile_devices_profile_id", "profile_id"),
+)
+
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("credential_id", String, nullable=False),  # base64url, as WebAuthn sends it
+    Column("profile_id", String, nullable=False),
+    Column("public_key", LargeBinary, nullable=False),  # COSE, as the authenticator gave it
+    Column("sign_count", Integer, nullable=False),
+    Column("transports", json_type(), nullable=False),  # list of strings
+    Column("created_at", Float, nullable=False),
+    Column("last_used_at", Float, nullable=True),
+    PrimaryKeyConstraint("credential_id", name="pk_passkeys"),
+    ForeignKeyConstraint(["profile_id"], ["profiles.id"], name="fk_passkeys_profile_id_profiles"),
+    Index("ix_passkeys_profile_id", "profile_id"),
+)
+
+# Who played a game, written with the game (`GameLog.create_game`): one row per seated player,
+# bots included; `profile_id` NULL for a player without one (every game stored before 0005).
+game_players = Table(
+    "game_players",
+    metadata,
+    Column("game_id", String, nullable=False),
+    Column("player_id", String, nullable=False),  # the room's id for the player, "p3"
+    Column("profile_id", String, nullable=True),
+    Column("seat", String, nullable=False),  # the game engine's seat
+    Column("side", String, nullable=False),  # the team (Decrypto) or side (Mastermind)
+    Column("human", Boolean, nullable=False),
+    Column("name", String, nullable=False),  # as shown in the game
+    PrimaryKeyConstraint("game_id", "player_id", name="pk_game_players"),
+    ForeignKeyConstraint(["game_id"], ["games.id"], name="fk_game_players_game_id_games"),
+    ForeignKeyConstraint(
+        ["profile_id"], ["profiles.id"], name="fk_game_players_profile_id_profiles"
+    ),
+    Index("ix_game_players_profile_id", "profile_id", "game_id"),
+)
+
+# The rooms a profile joined, for "your games" on the home page (a room's players live in its
+# JSON document, which can't be searched by profile).
+room_players = Table(
+    "room_players",
+    metadata,
+    Column("room_code", String, nullable=False),
+    Column("player_id", String, nullable=False),
+    Column("profile_id", String, nullable=False),
+    Column("joined_at", Float, nullable=False),
+    PrimaryKeyConstraint("room_code", "player_id", name="pk_room_players"),
+    ForeignKeyConstraint(["room_code"], ["rooms.code"], name="fk_room_players_room_code_rooms"),
+    ForeignKeyConstraint(
+        ["profile_id"], ["profiles.id"], name="fk_room_players_profile_id_profiles"
+    ),
+    Index("ix_room_players_profile_id", "profile_id", "joined_at"),
 )

@@ -200,24 +200,34 @@ def _first_free_slot(seats: Seats) -> tuple[str, int] | None:
 
 
 def _with_new_player(
-    room: Room, name: str, kind: PlayerKind, level: str | None, hashed: str | None
+    room: Room,
+    name: str,
+    kind: PlayerKind,
+    level: str | None,
+    hashed: str | None,
+    profile_id: str | None = None,
 ) -> tuple[Room, str]:
     if len(room.players) >= MAX_PLAYERS:
         raise Refused(ErrorCode.ROOM_FULL, f"a room holds at most {MAX_PLAYERS} players")
     pid = f"p{room.next_player}"
-    player = Player(name=name, kind=kind, level=level, token_hash=hashed)
+    player = Player(name=name, kind=kind, level=level, token_hash=hashed, profile_id=profile_id)
     players = {**room.players, pid: player}
     return replace(room, players=players, next_player=room.next_player + 1), pid
 
 
 def join(
-    room: Room, name: str, hashed: str, action_id: str, watch: bool = False
+    room: Room,
+    name: str,
+    hashed: str,
+    action_id: str,
+    watch: bool = False,
+    profile_id: str | None = None,
 ) -> tuple[Room, str]:
     """A newcomer becomes a player: seated in a free slot before the start, else (or when it
-    asked to `watch`) a spectator."""
+    asked to `watch`) a spectator; `profile_id` is the joining browser's profile."""
     name = clean_name(name)
     _require_free_name(room, name, None)
-    room, pid = _with_new_player(room, name, PlayerKind.HUMAN, None, hashed)
+    room, pid = _with_new_player(room, name, PlayerKind.HUMAN, None, hashed, profile_id)
     if room.status is RoomStatus.WAITING and not watch:
         slot = _first_free_slot(room.seats)
         if slot:

@@ -21,12 +21,25 @@ from codebreakers.server.play.runner import RETRIES, GameRunner, backoff
 from codebreakers.server.rooms import model
 from codebreakers.server.rooms.document import Teams
 from codebreakers.server.rooms.model import PlayerKind, Room, RoomStatus
-from codebreakers.store.base import RoomRow
+from codebreakers.store.base import GamePlayer, RoomRow
 
 JSON = dict[str, Any]
 T = TypeVar("T")
 # document.start, document.rematch or document.agreed_rematch: (room, actor, game id, action id)
 Begin = Callable[[Room, str, str, str], tuple[Room, Teams]]
+
+
+def game_players(room: Room, teams: Teams) -> list[GamePlayer]:
+    """The `game_players` rows of a game seating `teams` (side -> seats, the room's player ids)
+    from `room`'s players: each with its name, kind and profile as the room holds them."""
+    players = []
+    for side, seats in teams.items():
+        for seat in seats:
+            player = room.players[seat]
+            players.append(
+                GamePlayer(seat, seat, side, player.human, player.name, player.profile_id)
+            )
+    return players
 
 
 class HeldRoom:
@@ -135,8 +148,14 @@ class HeldRoom:
         return data, runner
 
     async def _create_game(self, runner: GameRunner) -> None:
+        """Store the game with who plays it (`game_players`), in one transaction."""
         await self.ports.store.create_game(
-            runner.game_id, self.code, self.data.game, runner.setup, self.ports.clock()
+            runner.game_id,
+            self.code,
+            self.data.game,
+            runner.setup,
+            self.ports.clock(),
+            game_players(self.data, runner.setup["teams"]),
         )
 
     async def _store(

@@ -23,6 +23,7 @@ from codebreakers.bots.base import BotMove
 from codebreakers.bus.base import Notice
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.config import Ports, ServerConfig
+from codebreakers.server.ops.logs import get_logger
 from codebreakers.server.ops.ratelimit import Buckets
 from codebreakers.server.play.runner import GameRunner
 from codebreakers.server.rooms import chat, document
@@ -34,6 +35,8 @@ from codebreakers.server.rooms.room_chat import RoomChat
 from codebreakers.server.rooms.tokens import new_token, token_hash
 from codebreakers.server.wire.messages import Ack, Error, Hello, Joined, Welcome, encode
 from codebreakers.store.base import RoomRow
+
+log = get_logger(__name__)
 
 JSON = dict[str, Any]
 RoomOp = Callable[[Room, str], Room]  # a pure operation of document.py, by an actor
@@ -190,23 +193,44 @@ class RoomHub:
 
     # Room operations
 
-    async def join(self, conn: Socket, action_id: str, name: str, watch: bool = False) -> None:
+    async def join(
+        self,
+        conn: Socket,
+        action_id: str,
+        name: str,
+        watch: bool = False,
+        profile_id: str | None = None,
+    ) -> None:
+        """A newcomer joins; `profile_id` (the browser's, from its cookie) is kept on the player
+        and the store remembers the room among the profile's rooms ("your games")."""
         room = self.room
         async with room.lock:
             if conn.player is not None:
                 raise Refused(ErrorCode.ALREADY_JOINED, "this socket already has a player")
             token = new_token()
             pid = await room.change(
-                lambda data: document.join(data, name, token_hash(token), action_id, watch)
+                lambda data: document.join(
+                    data, name, token_hash(token), action_id, watch, profile_id
+                )
             )
             self.fanout.joined(conn, pid)
             conn.push(encode(Joined(action_id, pid, token)))
+            if profile_id is not None:
+                await self._remember_room(pid, profile_id)
             self._push_room()
             runner = room.runner
             if runner:
                 await self.actions.views_ready()
                 conn.push(self.fanout.view_frame(runner, room.open_spectators(), pid))
             conn.push(encode(Ack(action_id)))
+
+    async def _remember_room(self, pid: str, profile_id: str) -> None:
+        """List the room among the profile's ("your games"); the player has joined whatever
+        happens here, so a failure costs only that line of the home page."""
+        try:
+            await self.ports.store.join_room(self.room.code, pid, profile_id, self.ports.clock())
+        except Exception:
+            log.warning("could not list the room among the profile's rooms", exc_info=True)
 
     async def room_op(self, conn: Socket, action_id: str, op: RoomOp) -> None:
         """Apply a pure room operation `op(room, actor)` by this socket's player."""

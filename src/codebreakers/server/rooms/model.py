@@ -13,7 +13,8 @@ Stored shape, schema 1 (the JSON rooms always held, plus its version):
      "status": "waiting" | "playing" | "over", "host": pid | null,
      "seats": {team: [pid | null, ...]},          # slots in table order, max size per team
      "sizes": {team: [min, max]},
-     "players": {pid: {"name", "kind": "human" | "bot", "level", "token_hash", "ids": [...]}},
+     "players": {pid: {"name", "kind": "human" | "bot", "level", "token_hash", "ids": [...],
+                       "profile_id": str | null}},  # the joiner's profile (issue 22)
      "next_player": int, "game_id": str | null, "games_played": int,
      "rematch": [pid, ...],                       # ready for another game, once one is over
      "base_url": str}                             # the site's address when the room was made
@@ -21,7 +22,8 @@ Stored shape, schema 1 (the JSON rooms always held, plus its version):
 `schema` is the Struct's tag (msgspec's `tag_field`): written on every store, checked on every
 read, so a room written in another schema is refused rather than misread. Migration 0004 wrote
 it into the rows stored before it. A field added later takes a default (`rematch` came after
-the first rooms were stored), so older rows decode as they are; a change no default can express
+the first rooms were stored, a player's `profile_id` after migration 0005: players stored before
+it decode as anonymous, None), so older rows decode as they are; a change no default can express
 (a field renamed or reshaped) is a new schema: a second tagged Struct decoded beside this one
 (`msgspec.convert(data, RoomV1 | Room)`), upgraded to the newest in `load`, and a migration
 rewriting the stored rows.
@@ -64,6 +66,10 @@ class Player(msgspec.Struct, frozen=True):
     level: str | None = None  # a bot's level
     token_hash: str | None = None  # a person's seat token, hashed (tokens.token_hash)
     ids: tuple[str, ...] = ()  # the last room operations applied for it, to spot retries
+    # The profile of the browser that joined (its cookie, read at the join), None for a bot or
+    # a browser without one. Never listed in a description: a seat token taken over by
+    # someone else gives the seat, not this profile.
+    profile_id: str | None = None
 
     @property
     def human(self) -> bool:

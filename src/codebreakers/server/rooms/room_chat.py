@@ -83,15 +83,17 @@ class RoomChat:
         room = self._room
         data = room.data
         stored = chat.store_channel(channel, document.team_of(data, pid))
+        player = data.players[pid]
         line = await room.ports.store.append_chat(
             room.code,
             data.game_id,
             stored,
             pid,
-            data.players[pid].name,
+            player.name,
             text,
             room.ports.clock(),
             client_id,
+            player.profile_id,
         )
         if line.seq <= self.seq:
             return

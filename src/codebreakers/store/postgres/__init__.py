@@ -4,7 +4,8 @@ the SQLAlchemy engine that migrations and tools use on the same database
 
 | module | job |
 |---|---|
-| `queries.py` | every query, as PostgreSQL SQL on an asyncpg connection |
+| `queries.py` | every query of the games, rooms and chat, as PostgreSQL SQL on asyncpg |
+| `profile_queries.py` | the same for profiles, passkeys and "your games" |
 | `commit.py` | group commit: appends (room updates) of several games (rooms) in one statement |
 | `store.py` | `PostgresStore`: the ports, the connection pool, busy handling, retries |
 | `engine.py` | `PostgresRunner`: a SQLAlchemy engine for Alembic and tools |

@@ -18,6 +18,7 @@ UPDATE, which doesn't block foreign-key checks from new games.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,13 +26,16 @@ import asyncpg
 import msgspec
 
 from codebreakers.store.base import (
+    GAME_PLAYER_COLUMNS,
     JSON,
     ActionRow,
     AppendResult,
     ChatLine,
+    GamePlayer,
     GameRow,
     RoomHead,
     RoomRow,
+    game_player_values,
 )
 
 _encode = msgspec.json.Encoder().encode
@@ -50,17 +54,17 @@ def _as_stored(value: Any) -> Any:
 
 # Rooms
 
-_ROOM_COLUMNS = "code, game, data, version, public, waiting, created_at, updated_at"
+ROOM_COLUMNS = "code, game, data, version, public, waiting, created_at, updated_at"
 
 
-def _room(r: asyncpg.Record) -> RoomRow:
+def room(r: asyncpg.Record) -> RoomRow:
     return RoomRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])
 
 
 async def create_room(db: asyncpg.Connection, row: RoomRow) -> bool:
     """False when the code is taken (nothing written)."""
     status = await db.execute(
-        f"INSERT INTO rooms ({_ROOM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+        f"INSERT INTO rooms ({ROOM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
         " ON CONFLICT (code) DO NOTHING",
         row.code,
         row.game,
@@ -75,8 +79,8 @@ async def create_room(db: asyncpg.Connection, row: RoomRow) -> bool:
 
 
 async def load_room(db: asyncpg.Connection, code: str) -> RoomRow | None:
-    found = await db.fetchrow(f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE code = $1", code)
-    return None if found is None else _room(found)
+    found = await db.fetchrow(f"SELECT {ROOM_COLUMNS} FROM rooms WHERE code = $1", code)
+    return None if found is None else room(found)
 
 
 # Room updates of a batch (one per room) in one statement; each row's version check is
@@ -149,13 +153,13 @@ async def list_rooms(
 ) -> list[RoomRow]:
     """Most recently updated first."""
     rows = await db.fetch(
-        f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE public = $1 AND waiting = $2"
+        f"SELECT {ROOM_COLUMNS} FROM rooms WHERE public = $1 AND waiting = $2"
         " ORDER BY updated_at DESC, code LIMIT $3",
         public,
         waiting,
         limit,
     )
-    return [_room(r) for r in rows]
+    return [room(r) for r in rows]
 
 
 async def room_head(db: asyncpg.Connection, room_code: str, game_id: str | None) -> RoomHead | None:
@@ -180,8 +184,15 @@ def _action(r: asyncpg.Record) -> ActionRow:
 
 
 async def create_game(
-    db: asyncpg.Connection, game_id: str, room_code: str, game: str, setup: JSON, now: float
+    db: asyncpg.Connection,
+    game_id: str,
+    room_code: str,
+    game: str,
+    setup: JSON,
+    now: float,
+    players: Sequence[GamePlayer] = (),
 ) -> None:
+    """The game and its players, in the caller's transaction."""
     await db.execute(
         "INSERT INTO games (id, room_code, game, setup, created_at, over, outcome)"
         " VALUES ($1, $2, $3, $4, $5, false, NULL)",
@@ -191,6 +202,12 @@ async def create_game(
         setup,
         now,
     )
+    if players:
+        await db.executemany(
+            f"INSERT INTO game_players (game_id, {GAME_PLAYER_COLUMNS})"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            [(game_id, *game_player_values(p)) for p in players],
+        )
 
 
 async def load_game(db: asyncpg.Connection, game_id: str) -> GameRow | None:
@@ -326,11 +343,11 @@ async def live_games(db: asyncpg.Connection) -> list[str]:
 
 # Chat
 
-_CHAT_COLUMNS = "room_code, seq, game_id, channel, seat, name, text, at, client_id"
+_CHAT_COLUMNS = "room_code, seq, game_id, channel, seat, name, text, at, client_id, profile_id"
 
 
 def _line(r: Any) -> ChatLine:
-    return ChatLine(r[1], r[0], r[2], r[3], r[4], r[5], r[6], r[7], r[8])
+    return ChatLine(r[1], r[0], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9])
 
 
 async def append_chat(
@@ -343,6 +360,7 @@ async def append_chat(
     text: str,
     at: float,
     client_id: str | None = None,
+    profile_id: str | None = None,
 ) -> ChatLine:
     """The line with the room's next sequence number, or the line a retry of `client_id` stored
     already; LookupError for an unknown room."""
@@ -358,9 +376,9 @@ async def append_chat(
     seq = await db.fetchval(
         "SELECT coalesce(max(seq), 0) + 1 FROM chat WHERE room_code = $1", room_code
     )
-    line = ChatLine(seq, room_code, game_id, channel, seat, name, text, at, client_id)
+    line = ChatLine(seq, room_code, game_id, channel, seat, name, text, at, client_id, profile_id)
     await db.execute(
-        f"INSERT INTO chat ({_CHAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        f"INSERT INTO chat ({_CHAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         room_code,
         seq,
         game_id,
@@ -370,6 +388,7 @@ async def append_chat(
         text,
         at,
         client_id,
+        profile_id,
     )
     return line
 

@@ -4,7 +4,8 @@ migrations and tools use on the same file (`SqliteRunner`).
 | module | job |
 |---|---|
 | `connect.py` | opening a connection: pragmas, WAL, busy timeout |
-| `queries.py` | every query, as SQLite SQL on a sqlite3 connection |
+| `queries.py` | every query of the games, rooms and chat, as SQLite SQL on a sqlite3 connection |
+| `profile_queries.py` | the same for profiles, passkeys and "your games" |
 | `commit.py` | group commit of the writes, and waiting out another process's lock |
 | `store.py` | `SqliteStore`: the ports, reads in threads, writes to the committer, checkpoints |
 | `engine.py` | `SqliteRunner`: a SQLAlchemy engine for Alembic and tools |

@@ -15,18 +15,22 @@ Appends are serialised by the database: the write transaction holds SQLite's one
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from codebreakers.store.base import (
+    GAME_PLAYER_COLUMNS,
     JSON,
     ActionRow,
     AppendResult,
     ChatLine,
+    GamePlayer,
     GameRow,
     RoomHead,
     RoomRow,
+    game_player_values,
 )
 
 _encode = msgspec.json.Encoder().encode
@@ -43,23 +47,23 @@ def _json_or_null(value: Any) -> str | None:
     return None if value is None else json_text(value)
 
 
-def _loaded(text: str | None) -> Any:
+def loaded(text: str | None) -> Any:
     return None if text is None else _decode(text)
 
 
 # Rooms
 
-_ROOM_COLUMNS = "code, game, data, version, public, waiting, created_at, updated_at"
+ROOM_COLUMNS = "code, game, data, version, public, waiting, created_at, updated_at"
 
 
-def _room(r: tuple[Any, ...]) -> RoomRow:
+def room(r: tuple[Any, ...]) -> RoomRow:
     return RoomRow(r[0], r[1], _decode(r[2]), r[3], bool(r[4]), bool(r[5]), r[6], r[7])
 
 
 def create_room(db: sqlite3.Connection, row: RoomRow) -> bool:
     """False when the code is taken (nothing written)."""
     cursor = db.execute(
-        f"INSERT INTO rooms ({_ROOM_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        f"INSERT INTO rooms ({ROOM_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (code) DO NOTHING",
         (
             row.code,
@@ -76,8 +80,8 @@ def create_room(db: sqlite3.Connection, row: RoomRow) -> bool:
 
 
 def load_room(db: sqlite3.Connection, code: str) -> RoomRow | None:
-    found = db.execute(f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE code = ?", (code,)).fetchone()
-    return None if found is None else _room(found)
+    found = db.execute(f"SELECT {ROOM_COLUMNS} FROM rooms WHERE code = ?", (code,)).fetchone()
+    return None if found is None else room(found)
 
 
 def update_room(
@@ -100,11 +104,11 @@ def update_room(
 def list_rooms(db: sqlite3.Connection, public: bool, waiting: bool, limit: int) -> list[RoomRow]:
     """Most recently updated first."""
     rows = db.execute(
-        f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE public = ? AND waiting = ?"
+        f"SELECT {ROOM_COLUMNS} FROM rooms WHERE public = ? AND waiting = ?"
         " ORDER BY updated_at DESC, code LIMIT ?",
         (public, waiting, limit),
     )
-    return [_room(r) for r in rows]
+    return [room(r) for r in rows]
 
 
 def room_head(db: sqlite3.Connection, room_code: str, game_id: str | None) -> RoomHead | None:
@@ -128,12 +132,23 @@ def _action(r: tuple[Any, ...]) -> ActionRow:
 
 
 def create_game(
-    db: sqlite3.Connection, game_id: str, room_code: str, game: str, setup: JSON, now: float
+    db: sqlite3.Connection,
+    game_id: str,
+    room_code: str,
+    game: str,
+    setup: JSON,
+    now: float,
+    players: Sequence[GamePlayer] = (),
 ) -> None:
+    """The game and its players, in the caller's transaction."""
     db.execute(
         "INSERT INTO games (id, room_code, game, setup, created_at, over, outcome)"
         " VALUES (?, ?, ?, ?, ?, 0, NULL)",
         (game_id, room_code, game, json_text(setup), now),
+    )
+    db.executemany(
+        f"INSERT INTO game_players (game_id, {GAME_PLAYER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(game_id, *game_player_values(p)) for p in players],
     )
 
 
@@ -151,7 +166,7 @@ def load_game(db: sqlite3.Connection, game_id: str) -> GameRow | None:
         _decode(found[3]),
         found[4],
         bool(found[5]),
-        _loaded(found[6]),
+        loaded(found[6]),
         actions_since(db, game_id, 0),
     )
 
@@ -240,11 +255,11 @@ def live_games(db: sqlite3.Connection) -> list[str]:
 
 # Chat
 
-_CHAT_COLUMNS = "room_code, seq, game_id, channel, seat, name, text, at, client_id"
+_CHAT_COLUMNS = "room_code, seq, game_id, channel, seat, name, text, at, client_id, profile_id"
 
 
 def _line(r: tuple[Any, ...]) -> ChatLine:
-    return ChatLine(r[1], r[0], r[2], r[3], r[4], r[5], r[6], r[7], r[8])
+    return ChatLine(r[1], r[0], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9])
 
 
 def append_chat(
@@ -257,6 +272,7 @@ def append_chat(
     text: str,
     at: float,
     client_id: str | None = None,
+    profile_id: str | None = None,
 ) -> ChatLine:
     """The line with the room's next sequence number, or the line a retry of `client_id` stored
     already; LookupError for an unknown room. The write transaction holds the database's one
@@ -270,10 +286,10 @@ def append_chat(
     (seq,) = db.execute(
         "SELECT coalesce(max(seq), 0) + 1 FROM chat WHERE room_code = ?", (room_code,)
     ).fetchone()
-    line = ChatLine(seq, room_code, game_id, channel, seat, name, text, at, client_id)
+    line = ChatLine(seq, room_code, game_id, channel, seat, name, text, at, client_id, profile_id)
     db.execute(
-        f"INSERT INTO chat ({_CHAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (room_code, seq, game_id, channel, seat, name, text, at, client_id),
+        f"INSERT INTO chat ({_CHAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (room_code, seq, game_id, channel, seat, name, text, at, client_id, profile_id),
     )
     return line
 

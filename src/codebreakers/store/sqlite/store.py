@@ -24,7 +24,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -34,12 +34,17 @@ from codebreakers.store.base import (
     ActionRow,
     AppendResult,
     ChatLine,
+    GamePlayer,
     GameRow,
+    PasskeyRow,
+    ProfileGame,
+    ProfileRoom,
+    ProfileRow,
     RoomHead,
     RoomRow,
     StoreBusy,
 )
-from codebreakers.store.sqlite import queries
+from codebreakers.store.sqlite import profile_queries, queries
 from codebreakers.store.sqlite.commit import GroupCommitter
 from codebreakers.store.sqlite.connect import BUSY_TIMEOUT_MS, SqliteFile, connect
 from codebreakers.store.sqlite.engine import SqliteRunner
@@ -178,9 +183,15 @@ class SqliteStore:
     # Games and their action log
 
     async def create_game(
-        self, game_id: str, room_code: str, game: str, setup: JSON, now: float
+        self,
+        game_id: str,
+        room_code: str,
+        game: str,
+        setup: JSON,
+        now: float,
+        players: Sequence[GamePlayer] = (),
     ) -> None:
-        await self.write(queries.create_game, game_id, room_code, game, setup, now)
+        await self.write(queries.create_game, game_id, room_code, game, setup, now, players)
 
     async def load_game(self, game_id: str) -> GameRow | None:
         return await self.read(queries.load_game, game_id)
@@ -212,9 +223,19 @@ class SqliteStore:
         text: str,
         at: float,
         client_id: str | None = None,
+        profile_id: str | None = None,
     ) -> ChatLine:
         return await self.write(
-            queries.append_chat, room_code, game_id, channel, seat, name, text, at, client_id
+            queries.append_chat,
+            room_code,
+            game_id,
+            channel,
+            seat,
+            name,
+            text,
+            at,
+            client_id,
+            profile_id,
         )
 
     async def find_chat(self, room_code: str, seat: str, client_id: str) -> ChatLine | None:
@@ -225,3 +246,46 @@ class SqliteStore:
 
     async def chat_of_game(self, game_id: str) -> list[ChatLine]:
         return await self.read(queries.chat_of_game, game_id)
+
+    # Profiles
+
+    async def create_profile(self, row: ProfileRow, secret_hash: str) -> None:
+        await self.write(profile_queries.create_profile, row, secret_hash)
+
+    async def load_profile(self, profile_id: str) -> ProfileRow | None:
+        return await self.read(profile_queries.load_profile, profile_id)
+
+    async def profile_by_secret(self, secret_hash: str) -> ProfileRow | None:
+        return await self.read(profile_queries.profile_by_secret, secret_hash)
+
+    async def update_profile(
+        self, profile_id: str, *, name: str, language: str, hidden: bool
+    ) -> bool:
+        return await self.write(profile_queries.update_profile, profile_id, name, language, hidden)
+
+    async def add_device(self, profile_id: str, secret_hash: str, now: float) -> None:
+        await self.write(profile_queries.add_device, profile_id, secret_hash, now)
+
+    async def forget_secret(self, secret_hash: str) -> None:
+        await self.write(profile_queries.forget_secret, secret_hash)
+
+    async def add_passkey(self, row: PasskeyRow) -> bool:
+        return await self.write(profile_queries.add_passkey, row)
+
+    async def find_passkey(self, credential_id: str) -> PasskeyRow | None:
+        return await self.read(profile_queries.find_passkey, credential_id)
+
+    async def passkeys_of(self, profile_id: str) -> list[PasskeyRow]:
+        return await self.read(profile_queries.passkeys_of, profile_id)
+
+    async def use_passkey(self, credential_id: str, sign_count: int, now: float) -> bool:
+        return await self.write(profile_queries.use_passkey, credential_id, sign_count, now)
+
+    async def join_room(self, room_code: str, player_id: str, profile_id: str, now: float) -> None:
+        await self.write(profile_queries.join_room, room_code, player_id, profile_id, now)
+
+    async def rooms_of(self, profile_id: str, limit: int) -> list[ProfileRoom]:
+        return await self.read(profile_queries.rooms_of, profile_id, limit)
+
+    async def finished_games_of(self, profile_id: str, limit: int) -> list[ProfileGame]:
+        return await self.read(profile_queries.finished_games_of, profile_id, limit)
