@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from codebreakers.bus.base import Notice
+import msgspec
+
+from codebreakers.bus.base import CarriedAction, CarriedLine, Notice
 
 
 class Inbox:
@@ -79,3 +81,18 @@ class FreezableProxy:
             pass
         finally:
             writer.close()
+
+
+def carrying(room: str, i: int, text: str = "hello") -> Notice:
+    """A notice carrying an action row, a chat line and a room document (any JSON object: the
+    bus leaves the document to the room's decoder)."""
+    return Notice(
+        room=room,
+        room_version=i,
+        game_id="g1",
+        game_version=i,
+        chat_seq=i,
+        room_data=msgspec.Raw(b'{"schema":1,"game":"decrypto"}'),
+        actions=(CarriedAction(i, "p2", f"a{i}", {"type": "transmit", "clues": ["x"]}, 1.5),),
+        lines=(CarriedLine(i, "g1", "team:white", "p2", "Ann", text, 2.5, f"c{i}"),),
+    )

@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from bus_helpers import Inbox, eventually
+from bus_helpers import Inbox, carrying, eventually
 from msgspec.structs import force_setattr
 
 from codebreakers.bus import open_bus
-from codebreakers.bus.base import Notice
+from codebreakers.bus.base import MAX_BYTES, Notice
 from codebreakers.bus.local import LocalBus
 
 pytestmark = pytest.mark.anyio
@@ -103,5 +103,21 @@ async def test_delivered_messages_are_copies() -> None:
         force_setattr(sent, "room", "CHANGED")  # frozen: only by force
         await eventually(lambda: len(inbox.messages) == 1)
         assert inbox.messages[0].room == "ABCD"
+    finally:
+        await bus.close()
+
+
+async def test_what_a_notice_carries_arrives_whole_or_not_at_all() -> None:
+    bus = open_bus(None)
+    inbox = Inbox()
+    await bus.start(inbox)
+    try:
+        carried, oversized = carrying("ABCD", 1), carrying("ABCD", 2, "y" * MAX_BYTES)
+        await bus.publish(carried)
+        await bus.publish(oversized)
+        await eventually(lambda: len(inbox.messages) == 2)
+        assert inbox.messages == [carried, oversized.bare()]
+        assert inbox.messages[0].carries and not inbox.messages[1].carries
+        assert bus.stats.errors == 0
     finally:
         await bus.close()

@@ -13,12 +13,13 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
-from bus_helpers import FreezableProxy, Inbox, eventually
+from bus_helpers import FreezableProxy, Inbox, carrying, eventually
 from redis.asyncio import Redis
 from sqlalchemy.engine import make_url
 
 from codebreakers.bus import open_bus
-from codebreakers.bus.base import Notice
+from codebreakers.bus.base import MAX_BYTES, Notice
+from codebreakers.bus.mailbox import encode
 from codebreakers.bus.redis import CHANNEL, RedisBus
 
 pytestmark = [pytest.mark.anyio, pytest.mark.redis]
@@ -220,3 +221,24 @@ async def test_foreign_garbage_on_the_channel_is_counted_and_skipped(
     await bus.publish(note("R", 1))
     await eventually(lambda: len(inbox.messages) == 1)
     assert bus.stats.errors == 2
+
+
+async def test_what_a_notice_carries_crosses_redis_bounded(
+    make_bus: Callable[..., RedisBus], admin: Redis, channel: str
+) -> None:
+    """Between two nodes: a carried notice arrives whole; one over the bound, or one whose
+    carried part is mistyped (published by hand), arrives as its bare versions."""
+    one, two = make_bus(), make_bus()
+    heard = Inbox()
+    await one.start(Inbox())
+    await two.start(heard)
+    carried, oversized = carrying("ROOM", 1), carrying("ROOM", 2, "y" * MAX_BYTES)
+    await one.publish(carried)
+    await one.publish(oversized)
+    await eventually(lambda: len(heard.messages) == 2)
+    mistyped = encode(carrying("ROOM", 3)).replace(b'"version":3', b'"version":"three"')
+    assert mistyped != encode(carrying("ROOM", 3))
+    await admin.publish(channel, mistyped)
+    await admin.publish(channel, b"x" * (MAX_BYTES + 1))  # not even versions: skipped
+    await eventually(lambda: len(heard.messages) == 3 and two.stats.errors == 1)
+    assert heard.messages == [carried, oversized.bare(), carrying("ROOM", 3).bare()]

@@ -2,10 +2,15 @@
 
 Messages travel as JSON bytes even in-process, so a message Redis couldn't carry fails the same
 way on the embedded bus as in production; each is decoded here, once, into a `Notice` (anything
-else on the channel is counted and skipped). A listener may spend store round trips on a message,
-so the messages of different rooms are delivered concurrently, on at most `LANES` lane tasks,
-while each room's own (and the room-less ones, sharing one lane) stay one at a time in arrival
-order. A listener that raises costs a count and a log line, never the lane.
+else on the channel is counted and skipped). Both ends hold a notice to `MAX_BYTES`: `encode`
+drops what a notice carries when it would be longer, and a longer message, or one whose
+carried part doesn't decode (a mistyped row, a field over its bound), is delivered as the bare
+versions it names, so the receiver reads the store.
+
+A listener may spend store round trips on a message, so the messages of different rooms are
+delivered concurrently, on at most `LANES` lane tasks, while each room's own (and the room-less
+ones, sharing one lane) stay one at a time in arrival order. A listener that raises costs a
+count and a log line, never the lane.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from collections import deque
 
 import msgspec
 
-from codebreakers.bus.base import BusStats, Listener, Notice
+from codebreakers.bus.base import MAX_BYTES, BusStats, Listener, Notice
 
 log = logging.getLogger(__name__)
 
@@ -25,13 +30,42 @@ log = logging.getLogger(__name__)
 LANES = 8
 
 
+class _Versions(msgspec.Struct, frozen=True):
+    """A notice's versions alone: what is read of a message whose carried part is unusable
+    (unknown fields, the carried ones included, are skipped by the decoder)."""
+
+    room: str | None = None
+    room_version: int = 0
+    game_id: str | None = None
+    game_version: int = 0
+    chat_seq: int = 0
+
+
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder(Notice).decode
+_decode_versions = msgspec.json.Decoder(_Versions).decode
 
 
 def encode(notice: Notice) -> bytes:
-    """JSON bytes; TypeError for a value JSON can't carry (a bug in the caller)."""
-    return _encode(notice)
+    """JSON bytes, at most `MAX_BYTES` unless the versions alone are longer (a room code no
+    node makes); TypeError for a value JSON can't carry (a bug in the caller)."""
+    payload = _encode(notice)
+    if len(payload) > MAX_BYTES and notice.carries:
+        return _encode(notice.bare())
+    return payload
+
+
+def decode(payload: bytes) -> Notice:
+    """The notice a message holds, its carried part dropped when the message is over
+    `MAX_BYTES` or that part doesn't decode; msgspec.DecodeError when not even the versions
+    do (not JSON, not an object, a version of the wrong type)."""
+    if len(payload) <= MAX_BYTES:
+        try:
+            return _decode(payload)
+        except msgspec.DecodeError:
+            pass  # the versions alone may still be readable
+    v = _decode_versions(payload)
+    return Notice(v.room, v.room_version, v.game_id, v.game_version, v.chat_seq)
 
 
 class Mailbox:
@@ -59,7 +93,7 @@ class Mailbox:
 
     def put(self, payload: bytes) -> None:
         try:
-            notice = _decode(payload)
+            notice = decode(payload)
         except msgspec.DecodeError:  # not JSON, not an object, or a field of the wrong type
             self._stats.errors += 1
             log.warning("bus: ignored a message that isn't a notice: %.200r", payload)

@@ -45,7 +45,9 @@ class Held(Protocol):
         """The versions this node has, as a bus notice says them."""
         ...
 
-    async def on_notice(self, notice: Notice) -> None: ...
+    async def on_notice(self, notice: Notice) -> object:
+        """Catch up with what `notice` names (its result is the bus listener's to count)."""
+        ...
 
 
 async def behind(store: Store, held: Held) -> Notice | None:

@@ -154,7 +154,7 @@ class Node:
     async def _on_notice(self, notice: Notice) -> None:
         hub = self.hubs.get(notice.room) if notice.room is not None else None
         if hub is not None:
-            await hub.on_notice(notice)
+            self.metrics.noticed(await hub.on_notice(notice))
 
     def _on_game_change(self, hub: RoomHub) -> None:
         """Re-arm the room's timer and let its bots look at the new state."""

@@ -175,11 +175,19 @@ class Metrics:
             ("reason",),
             registry=registry,
         )
+        self.notices = Counter(
+            "codebreakers_notices",
+            "bus notices for rooms this node holds, by how their news came: nothing (had it),"
+            " carried (from the notice alone), store (read from the store)",
+            ("took",),
+            registry=registry,
+        )
         registry.register(HeldCollector(held, bus))
         # Children by label values, made on first use: `labels()` per message costs more than
         # the count itself.
         self._outcomes: dict[tuple[str, str], Counter] = {}
         self._durations: dict[str, Histogram] = {}
+        self._took: dict[str, Counter] = {}
 
     def handling(self, kind: str) -> _Handling:
         """Time one client message's handling; its outcome is ok, refused or error."""
@@ -194,6 +202,13 @@ class Metrics:
         if timed is None:
             timed = self._durations[kind] = self.message_seconds.labels(kind)
         timed.observe(seconds)
+
+    def noticed(self, took: str) -> None:
+        """One bus notice for a held room handled; `took` says how its news came."""
+        counted = self._took.get(took)
+        if counted is None:
+            counted = self._took[took] = self.notices.labels(took)
+        counted.inc()
 
     def caught_up(self, reason: str) -> None:
         """One pass over the held rooms reading the store's news (`poll`, `recovered`, `sweep`)."""

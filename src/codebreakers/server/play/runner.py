@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,7 @@ from codebreakers.store.base import ActionRow, AppendResult, GameLog, GameRow
 log = get_logger(__name__)
 
 JSON = dict[str, Any]
+RECENT = 16  # rows kept for the notices this node publishes (`bus.base.MAX_ROWS`)
 RETRIES = 12  # races are lost only to other nodes writing the same room at the same moment
 BACKOFF_CAP_S = 0.1
 
@@ -51,12 +53,15 @@ class GameRunner:
     _seats: frozenset[str] = field(init=False, repr=False)
     # Each seat's Viewer, made once: a frozen dataclass is slow to make, six per action.
     _viewers: dict[str, Viewer] = field(init=False, repr=False)
+    # The last rows this runner has (appended or folded), oldest first: what a notice carries.
+    recent: deque[ActionRow] = field(init=False, repr=False)
     # This game's logger: its lines carry the game's id as a field.
     _log: BoundLogger = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._seats = frozenset(seat for team in self.setup["teams"].values() for seat in team)
         self._viewers = {seat: Viewer(seat) for seat in self._seats}
+        self.recent = deque(maxlen=RECENT)
         self._log = log.bind(game=self.game_id)
 
     @classmethod
@@ -82,10 +87,37 @@ class GameRunner:
             )
             if isinstance(applied, Rejection):  # the log and the rules disagree: a bug
                 raise RuntimeError(f"game {self.game_id} v{row.version} replays as {applied}")
-            self.state = applied.state
-            self.version = row.version
-            if row.client_action_id is not None:
-                self.applied_ids[(row.seat, row.client_action_id)] = row.version
+            self._adopt(applied.state, row)
+
+    def fold_next(self, rows: Sequence[ActionRow]) -> bool:
+        """Apply rows another node says it stored (a bus notice's) when they go on exactly from
+        this runner's version; False, with nothing applied, when they don't: a gap, or a row
+        the rules refuse or can't read (a notice is only a hint, never trusted over the store).
+        Rows this runner already has are skipped."""
+        rows = [row for row in rows if row.version > self.version]
+        if not rows or any(row.version != self.version + i for i, row in enumerate(rows, 1)):
+            return False
+        rules, state, applied_rows = self.rules, self.state, []
+        for row in rows:
+            try:
+                applied = rules.apply(state, row.seat, rules.load_action(row.action), row.at)
+            except Exception:  # a carried row no stored action makes
+                return False
+            if isinstance(applied, Rejection):
+                return False
+            state = applied.state
+            applied_rows.append((state, row))
+        for state, row in applied_rows:
+            self._adopt(state, row)
+        return True
+
+    def _adopt(self, state: Any, row: ActionRow) -> None:
+        """The state after `row`, stored at its version."""
+        self.state = state
+        self.version = row.version
+        if row.client_action_id is not None:
+            self.applied_ids[(row.seat, row.client_action_id)] = row.version
+        self.recent.append(row)
 
     async def catch_up(self, store: GameLog) -> bool:
         """Fold whatever other nodes appended since our version; True when something was."""
@@ -122,10 +154,7 @@ class GameRunner:
             row = ActionRow(self.version + 1, seat, client_id, action.to_json(), now)
             result = await store.append_action(self.game_id, row)
             if result is AppendResult.APPENDED:
-                self.state = applied.state
-                self.version = row.version
-                if client_id is not None:
-                    self.applied_ids[(seat, client_id)] = row.version
+                self._adopt(applied.state, row)
                 return True
             if result is AppendResult.DUPLICATE and client_id is not None:
                 found = await store.find_action(self.game_id, seat, client_id)

@@ -14,11 +14,13 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import msgspec
+
 from codebreakers.bus.base import Notice
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.config import Ports
 from codebreakers.server.play.runner import RETRIES, GameRunner, backoff
-from codebreakers.server.rooms import model
+from codebreakers.server.rooms import carried, model
 from codebreakers.server.rooms.document import Teams
 from codebreakers.server.rooms.model import PlayerKind, Room, RoomStatus
 from codebreakers.store.base import GamePlayer, RoomRow
@@ -55,6 +57,7 @@ class HeldRoom:
         self.lock = asyncio.Lock()
         self._on_adopt = on_adopt  # a newer room read while judging a change: push it
         self._bot_seats: tuple[Room, GameRunner, tuple[str, ...]] | None = None
+        self._encoded: tuple[int, msgspec.Raw] | None = None  # `encoded()`, by version
 
     async def load_game(self) -> None:
         """Fold the game the room names, if any."""
@@ -64,17 +67,22 @@ class HeldRoom:
                 raise RuntimeError(f"room {self.code} names a missing game")
             self.runner = GameRunner.from_row(self.rules, row)
 
-    async def read(self, notice: Notice) -> None:
-        """Read from the store what a bus notice says this node lacks: the room, a game another
-        node started (seen here, or while retrying a room change), the game's new actions."""
+    async def read(self, notice: Notice) -> int:
+        """Catch up with what a bus notice says this node lacks: the room, a game another node
+        started (seen here, or while retrying a room change), the game's new actions. What the
+        notice carries is taken when it goes on exactly from what this node holds (the hop
+        between nodes); anything else is read from the store. Returns the store reads made."""
         store = self.ports.store
-        if notice.room_version > self.version:
+        reads = 0
+        if notice.room_version > self.version and not self._take_room(notice):
+            reads += 1
             row = await store.load_room(self.code)
             if row is None:
-                return
+                return reads
             self._adopt(row)
         game_id = self.data.game_id
         if game_id and (self.runner is None or self.runner.game_id != game_id):
+            reads += 1
             game = await store.load_game(game_id)
             if game is not None:
                 self.runner = GameRunner.from_row(self.rules, game)
@@ -83,8 +91,35 @@ class HeldRoom:
             runner is not None
             and notice.game_id == runner.game_id
             and notice.game_version > runner.version
+            and not self._take_actions(runner, notice)
         ):
+            reads += 1
             await runner.catch_up(store)
+        return reads
+
+    @staticmethod
+    def _take_actions(runner: GameRunner, notice: Notice) -> bool:
+        """Fold the rows a notice carries when they end at its version and go on exactly from
+        the runner's (the runner's rules judge each)."""
+        rows = [carried.row(a) for a in notice.actions]
+        return bool(rows) and rows[-1].version == notice.game_version and runner.fold_next(rows)
+
+    def _take_room(self, notice: Notice) -> bool:
+        """Hold the document a notice carries when it is the very next version of this one."""
+        if notice.room_version != self.version + 1:
+            return False
+        data = carried.room(notice.room_data, self.game)
+        if data is None:
+            return False
+        self.data, self.version = data, notice.room_version
+        return True
+
+    def encoded(self) -> msgspec.Raw:
+        """The document as a notice carries it, encoded once per version held."""
+        kept = self._encoded
+        if kept is None or kept[0] != self.version:
+            kept = self._encoded = (self.version, carried.encode_room(self.data))
+        return kept[1]
 
     def playing(self) -> GameRunner | None:
         """The game being played, if one is (not over, the room playing it)."""

@@ -7,9 +7,11 @@ then goes to the part whose job it is.
 - `GameActions` (game_actions.py): actions by players, bots and the timer; the game's end.
 
 Every change goes the same way, under the lock: check, store (version-checked), adopt, push to
-this node's sockets, then announce on the bus once the lock is released. A notice from the bus
-(another node's change, or this node's own echo) makes the hub read from the store only what it
-lacks, so one node and many behave alike and the author of a change reads nothing back.
+this node's sockets, then announce on the bus once the lock is released, the notice carrying
+what was stored since the last one. A notice from the bus (another node's change, or this
+node's own echo) gives the hub what it lacks: taken from the notice when it goes on exactly from
+what the hub holds, read from the store otherwise, so one node and many behave alike, the author
+of a change reads nothing back, and in the common case neither does anyone else.
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ from typing import Any
 import msgspec
 
 from codebreakers.bots.base import BotMove
-from codebreakers.bus.base import Notice
+from codebreakers.bus.base import NULL, Notice
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.config import Ports, ServerConfig
 from codebreakers.server.ops.logs import get_logger
 from codebreakers.server.ops.ratelimit import Buckets
 from codebreakers.server.play.runner import GameRunner
-from codebreakers.server.rooms import chat, document
+from codebreakers.server.rooms import carried, chat, document
+from codebreakers.server.rooms.carried import Took
 from codebreakers.server.rooms.fanout import Fanout, Socket
 from codebreakers.server.rooms.game_actions import GameActions
 from codebreakers.server.rooms.held import Begin, HeldRoom
@@ -56,6 +59,7 @@ class RoomHub:
         self._frames = Buckets(config.player_frame_burst, config.player_frames_per_s)
         # Called after every change of the current game (timers, bots); set by the node.
         self.on_game_change: Callable[[RoomHub], None] = lambda hub: None
+        self._published = Notice(row.code, row.version)  # the versions last announced
 
     @property
     def data(self) -> Room:
@@ -89,11 +93,13 @@ class RoomHub:
         if runner and runner.over and room.data.status is RoomStatus.PLAYING:
             await self.actions.finish()  # the server stopped between the last action and this
 
-    async def on_notice(self, notice: Notice) -> None:
-        """Catch up with a change announced on the bus (a no-op for this node's own changes)."""
+    async def on_notice(self, notice: Notice) -> Took:
+        """Catch up with a change announced on the bus (a no-op for this node's own changes);
+        how the news came."""
         room, fanout = self.room, self.fanout
         async with room.lock:
-            await room.read(notice)
+            before = self._held()
+            reads = await room.read(notice)
             runner = room.runner
             # New to this node's sockets: read just now, or by the runner judging an action.
             game_changed = runner is not None and fanout.game_pushed != (
@@ -101,13 +107,21 @@ class RoomHub:
                 runner.version,
             )
             if notice.chat_seq > self.chat.seq:
-                await self.chat.read(notice.chat_seq)
+                reads += await self.chat.read(notice.chat_seq, notice.lines)
             if fanout.room_pushed != room.version:  # read here, or while retrying a change
                 self._push_room()
             if game_changed:
                 await self.actions.views_ready()
                 self.actions.push_views()
                 self.on_game_change(self)
+            if reads:
+                return Took.STORE
+            return Took.CARRIED if self._held() != before else Took.NOTHING
+
+    def _held(self) -> tuple[int, GameRunner | None, int, int]:
+        """What this node holds, to tell whether a notice brought anything."""
+        runner = self.room.runner
+        return self.room.version, runner, runner.version if runner else 0, self.chat.seq
 
     def notice(self) -> Notice:
         """How far this node has the room: what it publishes after a change."""
@@ -120,12 +134,30 @@ class RoomHub:
             chat_seq=self.chat.seq,
         )
 
+    def news(self) -> Notice:
+        """The current versions with what this node has that is newer than the versions it
+        announced last: the room's document if it changed, the game's rows and the chat's lines
+        above them (for a game not announced yet, the last rows it holds, whichever a receiver
+        lacks). A receiver uses what goes on from what it holds."""
+        now, last = self.notice(), self._published
+        room = self.room
+        runner = room.runner
+        after = last.game_version if runner and last.game_id == runner.game_id else 0
+        return msgspec.structs.replace(
+            now,
+            room_data=room.encoded() if now.room_version > last.room_version else NULL,
+            actions=carried.actions(runner.recent, after) if runner else (),
+            lines=carried.lines(self.chat.recent, last.chat_seq),
+        )
+
     async def publish(self) -> None:
-        """Announce the current versions to the other nodes, if any can hear; called after the
-        lock is released (a bus may deliver to this node's own listener, which takes it)."""
+        """Announce the news to the other nodes, if any can hear; called after the lock is
+        released (a bus may deliver to this node's own listener, which takes it)."""
         bus = self.ports.bus
         if bus.shared:
-            await bus.publish(self.notice())
+            news = self.news()
+            self._published = news.bare()
+            await bus.publish(news)
 
     # Sockets
 

@@ -1,17 +1,19 @@
 """A room's chat on this node: the last line it has, lines said by players and bots, retries by id,
 the rate each player may write at, and the backlog a socket gets as it attaches.
 
-Lines are stored before they are pushed; the store numbers them per room (`seq`), so a node
-that missed some (a lost bus notice) reads exactly those. Called with the room's lock held.
+Lines are stored before they are pushed; the store numbers them per room (`seq`, one after
+another), so a node takes the lines a bus notice carries when they go on from its last one and
+reads exactly those it lacks otherwise (a lost notice, a gap). Called with the room's lock held.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, deque
 
+from codebreakers.bus.base import MAX_ROWS, CarriedLine
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.ratelimit import Buckets
-from codebreakers.server.rooms import chat, document
+from codebreakers.server.rooms import carried, chat, document
 from codebreakers.server.rooms.fanout import Fanout
 from codebreakers.server.rooms.held import HeldRoom
 from codebreakers.server.rooms.model import RoomStatus
@@ -27,6 +29,7 @@ class RoomChat:
         self._room = room
         self._fanout = fanout
         self.seq = 0  # the last line this node has
+        self.recent: deque[ChatLine] = deque(maxlen=MAX_ROWS)  # what a notice carries
         self._ids: dict[str, OrderedDict[str, None]] = {}  # per player, the ids it said lately
         self._buckets = Buckets(chat.LINES_BURST, chat.LINES_RATE)
 
@@ -36,13 +39,28 @@ class RoomChat:
         while lines := await room.ports.store.chat_since(room.code, self.seq, CHAT_BACKLOG):
             self.seq = lines[-1].seq
 
-    async def read(self, seq: int) -> None:
-        """Read and push the lines up to `seq` (a bus notice's) that this node lacks."""
+    async def read(self, seq: int, offered: tuple[CarriedLine, ...] = ()) -> bool:
+        """Push the lines up to `seq` (a bus notice's) that this node lacks: those `offered`
+        when they go on exactly from its last line and end at `seq`, else read from the store
+        (then True)."""
         room = self._room
-        lines = await room.ports.store.chat_since(room.code, self.seq, CHAT_BACKLOG)
+        lines = [carried.line(room.code, x) for x in offered if x.seq > self.seq]
+        read = not (
+            lines
+            and lines[-1].seq == seq
+            and all(x.seq == self.seq + i for i, x in enumerate(lines, 1))
+        )
+        if read:
+            lines = await room.ports.store.chat_since(room.code, self.seq, CHAT_BACKLOG)
+        self._took(lines)
+        return read
+
+    def _took(self, lines: list[ChatLine]) -> None:
+        """Hold and push lines that go on from the last one."""
         if lines:
             self.seq = lines[-1].seq
-            self._fanout.push_chat(room.data, lines)
+            self.recent.extend(lines)
+            self._fanout.push_chat(self._room.data, lines)
 
     async def say(self, actor: str, action_id: str, channel: str, text: str) -> None:
         """A player's line: checked, limited, stored and pushed, once per id."""
@@ -97,8 +115,10 @@ class RoomChat:
         )
         if line.seq <= self.seq:
             return
-        self.seq = line.seq
-        self._fanout.push_chat(room.data, [line])
+        if line.seq > self.seq + 1:  # another node's lines came first, their notice not yet
+            await self.read(line.seq)
+            return
+        self._took([line])
 
     async def backlog_frame(self, pid: str | None, after: int) -> bytes:
         """The newest CHAT_BACKLOG lines after `after` that `pid` may read, as one frame."""
