@@ -18,7 +18,7 @@ HTTP = DOC.split("## HTTP", 1)[1].split("\n## ", 1)[0]
 
 
 def test_every_route_is_in_the_table(server: TestClient) -> None:
-    documented = set(re.findall(r"`(GET|POST) (/[^`?]*)", HTTP))
+    documented = set(re.findall(r"`(GET|POST|PATCH) (/[^`?]*)", HTTP))
     for route in server.app.routes:
         if isinstance(route, Route):
             for method in route.methods - {"HEAD"}:

@@ -49,6 +49,11 @@ class ErrorCode(StrEnum):
     TOO_MANY_CONNECTIONS = "too_many_connections"
     BUSY = "busy"
     NOT_FOUND = "not_found"
+    BAD_LANGUAGE = "bad_language"
+    NO_PROFILE = "no_profile"
+    PASSKEY_CHALLENGE = "passkey_challenge"
+    PASSKEY_REFUSED = "passkey_refused"
+    UNKNOWN_PASSKEY = "unknown_passkey"
     INTERNAL_ERROR = "internal_error"
 
 

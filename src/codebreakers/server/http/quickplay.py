@@ -23,9 +23,10 @@ from starlette.routing import Route
 from codebreakers.games.base import Rejection
 from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import ErrorCode, Refused
+from codebreakers.server.http import identity
 from codebreakers.server.http.routes import (
-    _bounded_body,
     base_url,
+    bounded_body,
     client_address,
     error_response,
 )
@@ -91,7 +92,7 @@ class _Seat:
 
 async def read_body(request: Request, kind: type[T]) -> T:
     """The request's JSON body as `kind`; bad JSON or fields are refused like `POST /api/rooms`."""
-    body = await _bounded_body(request)
+    body = await bounded_body(request)
     try:
         return msgspec.json.decode(body, type=kind)
     except msgspec.ValidationError as exc:
@@ -140,10 +141,14 @@ def already_seated(rooms: list[Lobby], held: list[Held]) -> tuple[RoomRow, str, 
     return None
 
 
-async def join_as(hub: RoomHub, name: str) -> tuple[str, str]:
-    """Join `name` to the room as a browser's `join` would; returns (player id, seat token)."""
+async def join_as(hub: RoomHub, name: str, request: Request) -> tuple[str, str]:
+    """Join `name` to the room as a browser's `join` would, with the profile the request's
+    cookie names; returns (player id, seat token)."""
     seat = _Seat()
-    await hub.join(seat, f"http-{secrets.token_hex(4)}", name)
+    profile = await identity.profile_of(hub.ports.store, request)
+    await hub.join(
+        seat, f"http-{secrets.token_hex(4)}", name, profile_id=profile.id if profile else None
+    )
     await hub.detach(seat)
     assert seat.player is not None
     return seat.player, seat.token()
@@ -181,7 +186,7 @@ def routes(node: Node) -> list[Route]:
             options = options_for(node, asked.game, asked.lang)
             node.ip_guard.new_room(client_address(request))
             hub = await node.create_room(asked.game, options, False, base_url(request))
-            pid, token = await join_as(hub, asked.name)
+            pid, token = await join_as(hub, asked.name, request)
             await fill_and_start(hub, pid)
         except Refused as refused:
             return error_response(refused)
@@ -209,7 +214,7 @@ def routes(node: Node) -> list[Route]:
                 if mine and hub.code == mine[0].code:
                     pid, token = mine[1], mine[2]
                 else:
-                    pid, token = await join_as(hub, asked.name)
+                    pid, token = await join_as(hub, asked.name, request)
         except Refused as refused:
             return error_response(refused)
         await hub.publish()

@@ -30,6 +30,7 @@ STATUS: dict[str, int] = {
     ErrorCode.GAME_NOT_FOUND: 404,
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.BAD_TOKEN: 401,
+    ErrorCode.NO_PROFILE: 401,
     ErrorCode.BAD_ORIGIN: 403,
     ErrorCode.FRAME_TOO_LARGE: 413,
     ErrorCode.BAD_CONTENT_TYPE: 415,
@@ -52,7 +53,7 @@ def base_url(request: Request) -> str:
     return str(request.base_url).rstrip("/")
 
 
-async def _bounded_body(request: Request) -> bytes:
+async def bounded_body(request: Request) -> bytes:
     """The request body, refused as soon as it grows past MAX_BODY (never read whole first)."""
     body = bytearray()
     async for chunk in request.stream():
@@ -89,7 +90,7 @@ def routes(node: Node) -> list[Route]:
 
     async def create_room(request: Request) -> Response:
         try:
-            body = await _bounded_body(request)
+            body = await bounded_body(request)
             try:
                 asked = msgspec.json.decode(body, type=RoomCreate)
             except msgspec.ValidationError as exc:

@@ -17,6 +17,7 @@ from starlette.websockets import WebSocket
 
 from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import BUSY_DETAIL, ErrorCode, Refused
+from codebreakers.server.http import identity
 from codebreakers.server.http.routes import client_address
 from codebreakers.server.http.security import same_origin
 from codebreakers.server.ops.config import BOT_LEVELS
@@ -197,7 +198,10 @@ def _room_op(op: Callable[[Any, Room, str], Room]) -> Handler:
 
 
 async def _join(node: Node, hub: RoomHub, conn: Connection, msg: Join) -> None:
-    await hub.join(conn, msg.id, msg.name, msg.watch)
+    """The newcomer's profile is the one the handshake's identity cookie names (never one a
+    seat token could lend: a token only says which player a socket acts for)."""
+    profile = await identity.profile_of(node.ports.store, conn.ws)
+    await hub.join(conn, msg.id, msg.name, msg.watch, profile.id if profile else None)
 
 
 async def _act(node: Node, hub: RoomHub, conn: Connection, msg: Act) -> None:
