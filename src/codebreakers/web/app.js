@@ -11,6 +11,7 @@ import { getState, onChange, update } from "./store.js";
 import { applyTheme, savedTheme } from "./theme.js";
 import { saveMuted, savedMuted, signalTurn } from "./attention.js";
 import { gameUi } from "./games.js";
+import { changeMe, loadMe } from "./me.js";
 import { TopBar } from "./components/topbar.js";
 import { ConnectionBanner } from "./components/banner.js";
 import { Home } from "./components/home.js";
@@ -21,7 +22,10 @@ import { FirstGameGuide } from "./components/guide.js";
 const root = document.getElementById("app");
 
 async function setLang(lang) {
-  update({ lang: await loadLanguage(lang, true) });
+  const loaded = await loadLanguage(lang, true);
+  update({ lang: loaded });
+  // The profile speaks the language chosen here (its pages, its default name's language).
+  if (getState().me && getState().me.language !== loaded) changeMe({ language: loaded }).catch(() => {});
 }
 
 function setTheme(theme) {
@@ -41,7 +45,7 @@ function App({ state }) {
       onRules=${() => update({ rulesOpen: true })} />
     <${ConnectionBanner} connection=${state.connection} retryAt=${state.retryAt} />
     <main id="main">
-      ${state.route.name === "room" ? html`<${Room} state=${state} />` : html`<${Home} />`}
+      ${state.route.name === "room" ? html`<${Room} state=${state} />` : html`<${Home} me=${state.me} lang=${state.lang} />`}
     </main>
     ${state.route.name === "room" ? html`<${FirstGameGuide} state=${state} />` : null}
     ${state.rulesOpen ? html`<${RulesDialog} state=${state} onClose=${() => update({ rulesOpen: false })} />` : null}
@@ -72,6 +76,8 @@ async function start() {
   const lang = await loadLanguage(pickLanguage());
   onChange(draw);
   update({ lang, theme, muted: savedMuted(), route: parse(location.pathname) });
+  // The lasting identity (docs/identity.md): made on the first visit, before any join.
+  loadMe().catch(() => {});
 }
 
 start();

@@ -23,6 +23,7 @@ const state = {
   roomError: null, // an error code that ends the room screen (room_not_found)
   publicRooms: [],
   clockSkew: 0, // server time minus local time, in ms
+  me: null, // the visitor's profile from GET /api/me (docs/identity.md), null until loaded
 };
 
 let listener = null;

@@ -1,6 +1,7 @@
 /**
  * The home screen: create a room (game, word language and other options, public or private),
- * join one by its code, or pick a public room waiting for players (refreshed every few seconds).
+ * join one by its code, or pick a public room waiting for players (refreshed every few seconds);
+ * above them the visitor's own games, beside them the visitor's profile (yourgames.js).
  */
 import { html, useEffect, useState } from "../html.js";
 import { t, tn, errorText, LANGUAGES } from "../i18n.js";
@@ -8,6 +9,7 @@ import { toast } from "../store.js";
 import { GAME_NAMES, gameUi } from "../games.js";
 import { QuickStart } from "./playnow.js";
 import { enterRoom } from "./lobby.js";
+import { ProfileCard, YourGames } from "./yourgames.js";
 
 const CODE_RE = /^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{6}$/;
 const REFRESH_MS = 5000;
@@ -122,18 +124,20 @@ function PublicRooms() {
   </section>`;
 }
 
-export function Home() {
+export function Home({ me, lang }) {
   return html`<div class="home">
     <section class="intro">
       <h1>${t("home.title")}</h1>
       <p class="muted">${t("home.tagline")}</p>
     </section>
     <${QuickStart} />
+    <${YourGames} me=${me} lang=${lang} />
     <div class="home-grid">
       <${CreateRoom} />
       <div class="stack">
         <${JoinByCode} />
         <${PublicRooms} />
+        <${ProfileCard} me=${me} />
       </div>
     </div>
   </div>`;
