@@ -4,10 +4,13 @@ Starts `codebreakers serve` on a free port with a fresh SQLite file, then plays 
 browser client with Debian's Chromium (the browser tests' drivers, tests/e2e/): a Decrypto game
 of four people on laptops and phones in four interface languages, light and dark, with a
 spectator, played to a keyword-guessing tie-break and its end; a Mastermind match against the
-computer; a manual-marking Mastermind row between two people. Each picture is one screen at 1x,
-named screen-device-language[-dark].png; the old pictures are removed first.
+computer; a manual-marking Mastermind row between two people; that Decrypto game's replay. Each
+picture is one screen at 1x, named screen-device-language[-dark].png; the old pictures are
+removed first.
 
 Usage: .venv/bin/python scripts/screenshots.py   (takes a minute or two)
+       .venv/bin/python scripts/screenshots.py replay   (the replay pictures alone, of a game
+       played over sockets: the other pictures are kept)
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from e2e.server_process import ServerProcess  # noqa: E402
+from e2e.socket_game import play_finished_game  # noqa: E402
 from e2e.table_driver import (  # noqa: E402
     CHROMIUM_ARGS,
     DESKTOP,
@@ -48,6 +52,7 @@ WATCHER = ("Eve", DESKTOP, "en")
 
 LANGS = {name: lang for name, _, lang in [*PEOPLE, WATCHER]}
 LANGS |= {"Visitor": "en", "Ada": "en", "Ana": "en", "Béa": "fr-dark"}
+LANGS |= {"Viewer": "en", "Jiwoo": "ko-dark"}
 
 
 def label(player: Player) -> str:
@@ -84,7 +89,8 @@ def open_player(browser: Browser, name: str, viewport: dict[str, int]) -> Player
     return returning(Player.open(browser, name, viewport, LANGS[name]))
 
 
-def decrypto(browser: Browser, url: str, scratch: Path) -> None:
+def decrypto(browser: Browser, url: str, scratch: Path) -> str:
+    """The Decrypto pictures; returns the game's id (for its replay)."""
     home = open_player(browser, "Visitor", DESKTOP)
     home.page.goto(url)
     expect(home.page.locator("form.create")).to_be_visible()
@@ -144,6 +150,8 @@ def decrypto(browser: Browser, url: str, scratch: Path) -> None:
             teams[team][0].page.click(".tiebreak button.primary")
         expect(eve.page.locator(".outcome")).to_be_visible()
         shot(eve, "end-spectator", scroll="#end-title")
+        href = eve.page.locator("a.replay-link").get_attribute("href") or ""
+        return href.split("/g/")[1].split("?")[0]
     finally:
         for p in everyone:
             p.context.close()
@@ -195,9 +203,34 @@ def mastermind(browser: Browser, url: str, scratch: Path) -> None:
         bea.context.close()
 
 
+def replay(browser: Browser, url: str, game_id: str) -> None:
+    """A White player's view part-way through, and the end as a spectator on a phone."""
+    viewer = open_player(browser, "Viewer", DESKTOP)
+    page = viewer.page
+    try:
+        page.goto(f"{url}/g/{game_id}?as=spectator")
+        expect(page.locator(".replay-position")).to_be_visible()
+        seats = page.locator("#replay-as option").evaluate_all("os => os.map(o => o.value)")
+        page.goto(f"{url}/g/{game_id}?as={seats[0]}&step=8")
+        expect(page.locator(".replay-position")).to_contain_text("Step 8")
+        shot(viewer, "replay")
+    finally:
+        viewer.context.close()
+    phone = open_player(browser, "Jiwoo", PHONE)
+    try:
+        phone.page.goto(f"{url}/g/{game_id}?as=spectator")
+        expect(phone.page.locator(".replay-position")).to_be_visible()
+        phone.page.keyboard.press("End")
+        expect(phone.page.locator(".outcome")).to_be_visible()
+        shot(phone, "replay-end")
+    finally:
+        phone.context.close()
+
+
 def main() -> None:
+    only_replay = sys.argv[1:] == ["replay"]
     OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob("*.png"):
+    for old in [] if only_replay else OUT.glob("*.png"):
         old.unlink()
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(Path(tmp))
@@ -206,8 +239,12 @@ def main() -> None:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 expect.set_options(timeout=TIMEOUT_MS)
-                decrypto(browser, server.url, Path(tmp))
-                mastermind(browser, server.url, Path(tmp))
+                if only_replay:
+                    game_id = play_finished_game(server.url).game_id
+                else:
+                    game_id = decrypto(browser, server.url, Path(tmp))
+                    mastermind(browser, server.url, Path(tmp))
+                replay(browser, server.url, game_id)
                 browser.close()
         finally:
             server.stop()

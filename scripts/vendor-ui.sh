@@ -11,7 +11,7 @@ HTM=3.1.1
 LUCIDE=1.62.0
 ICONS="arrow-down arrow-right arrow-up bell bell-off bot copy crown dices download eye flag
 hourglass key-round lightbulb lock lock-keyhole message-square-off play repeat scale search
-target triangle-alert x"
+target triangle-alert x chevron-left chevron-right chevrons-left chevrons-right pause upload link history"
 here="$(cd "$(dirname "$0")/.." && pwd)"
 dest="$here/src/codebreakers/web/vendor"
 work="$(mktemp -d)"

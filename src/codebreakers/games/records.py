@@ -9,7 +9,7 @@ the first one the rules refuse.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,10 @@ class RecordError(ValueError):
     def __init__(self, message: str, index: int | None = None) -> None:
         super().__init__(message)
         self.index = index
+
+
+class PartialRecord(RecordError):
+    """A record exported during the game: it holds a view, not the actions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +67,8 @@ def rules_for(game: object) -> GameRules[Any]:
     return rules
 
 
-def _check_envelope(doc: object) -> tuple[GameRules[Any], Mapping[str, Any], list[Any]]:
+def check_envelope(doc: object) -> tuple[GameRules[Any], Mapping[str, Any], list[Any]]:
+    """The rules, setup and actions of a record document, its format checked (not its moves)."""
     if not isinstance(doc, Mapping):
         raise RecordError("a record is a JSON object")
     if doc.get("format") != FORMAT:
@@ -72,7 +77,7 @@ def _check_envelope(doc: object) -> tuple[GameRules[Any], Mapping[str, Any], lis
         raise RecordError(f"unsupported version {doc.get('version')!r}; this build reads {VERSION}")
     rules = rules_for(doc.get("game"))
     if doc.get("complete") is False:
-        raise RecordError("a partial record (exported during the game) cannot be replayed")
+        raise PartialRecord("a partial record (exported during the game) cannot be replayed")
     setup, actions = doc.get("setup"), doc.get("actions")
     if not isinstance(setup, Mapping):
         raise RecordError('"setup" must be an object')
@@ -91,11 +96,15 @@ def _describe(index: int, entry: Mapping[str, Any]) -> str:
     return f"action {index} (seat {entry.get('seat')!r}, type {kind!r})"
 
 
-def fold(rules: GameRules[Any], setup: Mapping[str, Any], actions: Sequence[object]) -> Replayed:
-    """`state == fold(setup, actions)`: every action parsed and applied in order."""
+def folding(
+    rules: GameRules[Any], setup: Mapping[str, Any], actions: Sequence[object]
+) -> Iterator[tuple[Mapping[str, Any], Any]]:
+    """The states a record goes through: the first one with `{}`, then each action checked
+    (parsed and applied as if it came from a browser) with the state after it."""
     state = rules.new_game(setup)
     if isinstance(state, Rejection):
         raise RecordError(f"setup refused: {_reason(state)}")
+    yield {}, state
     for index, entry in enumerate(actions):
         if not isinstance(entry, Mapping) or set(entry) != {"seat", "action", "at"}:
             raise RecordError(f"action {index}: needs exactly seat, action and at", index)
@@ -109,16 +118,22 @@ def fold(rules: GameRules[Any], setup: Mapping[str, Any], actions: Sequence[obje
         if isinstance(applied, Rejection):
             raise RecordError(f"{_describe(index, entry)} refused: {_reason(applied)}", index)
         state = applied.state
+        yield entry, state
+
+
+def fold(rules: GameRules[Any], setup: Mapping[str, Any], actions: Sequence[object]) -> Replayed:
+    """`state == fold(setup, actions)`: every action parsed and applied in order."""
+    *_, (_, state) = folding(rules, setup, actions)
     return Replayed(rules, state, len(actions))
 
 
 def replay(doc: object) -> Replayed:
     """Check a record document and fold it; RecordError names what is wrong."""
-    rules, setup, actions = _check_envelope(doc)
+    rules, setup, actions = check_envelope(doc)
     return fold(rules, setup, actions)
 
 
-def _visible_chat(
+def visible_chat(
     rules: GameRules[Any], state: Any, chat: Sequence[Mapping[str, Any]], viewer: Viewer
 ) -> list[JSON]:
     """All-chat lines, and team-chat lines of the viewer's own team (open spectators: all)."""
@@ -150,7 +165,7 @@ def export_record(
     state = fold(rules, setup, actions).state
     if viewer.seat is not None and rules.seat_team(state, viewer.seat) is not None:
         viewer = Viewer(viewer.seat)  # a seated player is never an open spectator
-    lines = _visible_chat(rules, state, chat, viewer)
+    lines = visible_chat(rules, state, chat, viewer)
     if rules.is_over(state) or viewer.open_spectator:
         private: frozenset[str] = getattr(rules, "private_actions", frozenset())
         kept = [

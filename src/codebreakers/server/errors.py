@@ -54,6 +54,10 @@ class ErrorCode(StrEnum):
     PASSKEY_CHALLENGE = "passkey_challenge"
     PASSKEY_REFUSED = "passkey_refused"
     UNKNOWN_PASSKEY = "unknown_passkey"
+    BAD_RECORD = "bad_record"
+    RECORD_PARTIAL = "record_partial"
+    REPLAY_TOO_LONG = "replay_too_long"
+    BAD_VIEWPOINT = "bad_viewpoint"
     INTERNAL_ERROR = "internal_error"
 
 

@@ -16,6 +16,7 @@ import { TopBar } from "./components/topbar.js";
 import { ConnectionBanner } from "./components/banner.js";
 import { Home } from "./components/home.js";
 import { Room } from "./components/room.js";
+import { Replay } from "./components/replay.js";
 import { RulesDialog } from "./components/rules.js";
 import { FirstGameGuide } from "./components/guide.js";
 
@@ -45,7 +46,11 @@ function App({ state }) {
       onRules=${() => update({ rulesOpen: true })} />
     <${ConnectionBanner} connection=${state.connection} retryAt=${state.retryAt} />
     <main id="main">
-      ${state.route.name === "room" ? html`<${Room} state=${state} />` : html`<${Home} me=${state.me} lang=${state.lang} />`}
+      ${state.route.name === "room"
+        ? html`<${Room} state=${state} />`
+        : state.route.name === "replay"
+          ? html`<${Replay} state=${state} />`
+          : html`<${Home} me=${state.me} lang=${state.lang} />`}
     </main>
     ${state.route.name === "room" ? html`<${FirstGameGuide} state=${state} />` : null}
     ${state.rulesOpen ? html`<${RulesDialog} state=${state} onClose=${() => update({ rulesOpen: false })} />` : null}
@@ -66,7 +71,11 @@ function draw(state) {
   render(html`<${App} state=${state} />`, root);
   const ui = state.room && gameUi(state.room.game);
   const task = ui && state.view ? ui.myTask(state.view) : null;
-  const title = state.room ? `${state.room.code} · ${t("app.title")}` : t("app.title");
+  const title = state.room
+    ? `${state.room.code} · ${t("app.title")}`
+    : state.route.name === "replay"
+      ? `${t("replay.tab")} · ${t("app.title")}`
+      : t("app.title");
   signalTurn(task, title, state.muted);
 }
 
@@ -75,7 +84,7 @@ async function start() {
   applyTheme(theme);
   const lang = await loadLanguage(pickLanguage());
   onChange(draw);
-  update({ lang, theme, muted: savedMuted(), route: parse(location.pathname) });
+  update({ lang, theme, muted: savedMuted(), route: parse(location.pathname, location.search) });
   // The lasting identity (docs/identity.md): made on the first visit, before any join.
   loadMe().catch(() => {});
 }

@@ -234,6 +234,9 @@ function settle(id, ok, err) {
  * translated toast unless `quiet`). Sent after the next `welcome` when the socket is down.
  */
 export function send(type, fields = {}, opts = {}) {
+  // With no room open (a replay's table is read-only) nothing is sent, and nothing is queued
+  // for a socket opened later.
+  if (!roomCode) return Promise.resolve(false);
   const id = `${TAB}-${++counter}`;
   const frame = { type, id, ...fields };
   return new Promise((resolve) => {

@@ -22,6 +22,7 @@ const state = {
   rulesOpen: false, // whether the How-to-play dialog is open
   roomError: null, // an error code that ends the room screen (room_not_found)
   publicRooms: [],
+  replay: null, // {key, status: choose | loading | ready | error, data, error}: replay.js
   clockSkew: 0, // server time minus local time, in ms
   me: null, // the visitor's profile from GET /api/me (docs/identity.md), null until loaded
 };

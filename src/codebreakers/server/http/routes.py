@@ -1,4 +1,4 @@
-"""Plain HTTP: the client's page and files, health, rooms, share QR codes, game records.
+"""Plain HTTP: the client's page and files, health, rooms, share QR codes, records, replays.
 
 Errors have the same stable codes as the WebSocket's, in `{"error": {"code", "detail"}}`.
 """
@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket
 
 from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import ErrorCode, Refused
-from codebreakers.server.http import readiness, static
+from codebreakers.server.http import readiness, replays, static
 from codebreakers.server.http.records import record_for
 from codebreakers.server.rooms import room_codes
 from codebreakers.server.rooms.hub import RoomHub
@@ -33,6 +33,8 @@ STATUS: dict[str, int] = {
     ErrorCode.NO_PROFILE: 401,
     ErrorCode.BAD_ORIGIN: 403,
     ErrorCode.FRAME_TOO_LARGE: 413,
+    ErrorCode.REPLAY_TOO_LONG: 413,
+    ErrorCode.GAME_NOT_OVER: 409,
     ErrorCode.BAD_CONTENT_TYPE: 415,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.BUSY: 503,
@@ -53,16 +55,23 @@ def base_url(request: Request) -> str:
     return str(request.base_url).rstrip("/")
 
 
-async def bounded_body(request: Request) -> bytes:
-    """The request body, refused as soon as it grows past MAX_BODY (never read whole first)."""
+async def bounded_body(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The request body, refused as soon as it grows past `limit` (never read whole first)."""
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise Refused(
-                ErrorCode.FRAME_TOO_LARGE, f"a request body holds at most {MAX_BODY} bytes"
-            )
+        if len(body) > limit:
+            raise Refused(ErrorCode.FRAME_TOO_LARGE, f"a request body holds at most {limit} bytes")
     return bytes(body)
+
+
+def _replay_response(body: bytes, gzipped: bool) -> Response:
+    headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"} if gzipped else {}
+    return Response(body, media_type="application/json", headers=headers)
+
+
+def _gzip_accepted(request: Request) -> bool:
+    return "gzip" in request.headers.get("accept-encoding", "")
 
 
 class RoomCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -145,9 +154,31 @@ def routes(node: Node) -> list[Route]:
             return error_response(refused)
         return JSONResponse(found)
 
+    async def replay(request: Request) -> Response:
+        gzipped = _gzip_accepted(request)
+        try:
+            viewpoint = request.query_params.get("as")
+            body = await replays.stored_replay(
+                node.ports, request.path_params["game_id"], viewpoint, gzipped
+            )
+        except Refused as refused:
+            return error_response(refused)
+        return _replay_response(body, gzipped)
+
+    async def replay_upload(request: Request) -> Response:
+        gzipped = _gzip_accepted(request)
+        try:
+            record = await bounded_body(request, replays.MAX_RECORD_BYTES)
+            body = await replays.uploaded_replay(record, request.query_params.get("as"), gzipped)
+        except Refused as refused:
+            return error_response(refused)
+        return _replay_response(body, gzipped)
+
     return [
         Route("/", index),
         Route("/r/{code}", index),
+        Route("/g/{game_id}", index),
+        Route("/replay", index),
         Route("/healthz", healthz),
         Route("/readyz", readyz),
         Route("/api/rooms", create_room, methods=["POST"]),
@@ -155,4 +186,6 @@ def routes(node: Node) -> list[Route]:
         Route("/api/rooms/{code}", room),
         Route("/api/rooms/{code}/qr.svg", qr),
         Route("/api/games/{game_id}/record", record),
+        Route("/api/games/{game_id}/replay", replay),
+        Route("/api/replay", replay_upload, methods=["POST"]),
     ]

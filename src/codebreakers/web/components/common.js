@@ -41,6 +41,7 @@ export function seatName(room, seat) {
 
 /** Online, offline or bot: a dot whose shape differs by state, with the state as text for AT. */
 export function ConnectionDot({ seat }) {
+  if (seat.connected == null && !seat.bot) return null; // a replay: nobody is online in the past
   const kind = seat.bot ? "bot" : seat.connected ? "on" : "off";
   return html`<span class="dot ${kind}" title=${t(`conn.${kind}`)}></span
     ><span class="visually-hidden">${t(`conn.${kind}`)}</span>`;

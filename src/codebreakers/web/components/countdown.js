@@ -1,4 +1,5 @@
-/** Live countdowns for the sand timer and the clue/decide limits (view.deadlines). */
+/** Live countdowns for the sand timer and the clue/decide limits (view.deadlines); a replay
+ * passes `now`, the step's time, and the clocks stand still at what was left then. */
 import { html, useEffect, useState } from "../html.js";
 import { t } from "../i18n.js";
 import { serverNow } from "../store.js";
@@ -7,6 +8,7 @@ import { Icon, TeamBadge } from "./common.js";
 function useTick(ms) {
   const [, setN] = useState(0);
   useEffect(() => {
+    if (!ms) return undefined;
     const id = setInterval(() => setN((n) => n + 1), ms);
     return () => clearInterval(id);
   }, [ms]);
@@ -17,10 +19,10 @@ function format(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-export function Countdowns({ deadlines }) {
-  useTick(500);
+export function Countdowns({ deadlines, now: frozen }) {
+  useTick(frozen ? null : 500);
   if (!deadlines?.length) return null;
-  const now = serverNow();
+  const now = frozen ?? serverNow();
   return html`<ul class="countdowns" aria-label=${t("timer.title")}>
     ${deadlines.map((d) => {
       // Never more than the limit itself: the clock estimate runs late when a message was slow.

@@ -1,7 +1,7 @@
 /**
  * The end of a Decrypto game: the tie-break (each team's decider guesses the enemy keywords, the
- * owners accept near misses and confirm), then the winner and why, every keyword, the game record
- * download and playing again (rematch.js).
+ * owners accept near misses and confirm), then the winner and why, every keyword, the link to
+ * the replay, the game record download and playing again (rematch.js).
  */
 import { html, useState } from "../html.js";
 import { t } from "../i18n.js";
@@ -10,6 +10,7 @@ import { getState, toast } from "../store.js";
 import { fold } from "../fold.js";
 import { Icon, TeamBadge } from "./common.js";
 import { PlayAgain } from "./rematch.js";
+import { ReplayLink } from "./replaylink.js";
 
 const other = (team) => (team === "white" ? "black" : "white");
 // An exact match (after folding) counts by itself; only near misses are the owners' call.
@@ -131,6 +132,7 @@ function Outcome({ view, room, me }) {
       )}
     </div>
     <div class="row">
+      ${gameId ? html`<${ReplayLink} gameId=${gameId} seat=${view.you?.seat} />` : null}
       ${gameId ? html`<button onClick=${() => downloadRecord(gameId, room.code)}><${Icon} name="download" /> ${t("end.download")}</button>` : null}
     </div>
   </section>`;

@@ -10,6 +10,8 @@ import { GAME_NAMES, gameUi } from "../games.js";
 import { QuickStart } from "./playnow.js";
 import { enterRoom } from "./lobby.js";
 import { ProfileCard, YourGames } from "./yourgames.js";
+import { navigate } from "../router.js";
+import { Icon } from "./common.js";
 
 const CODE_RE = /^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{6}$/;
 const REFRESH_MS = 5000;
@@ -138,6 +140,10 @@ export function Home({ me, lang }) {
         <${JoinByCode} />
         <${PublicRooms} />
         <${ProfileCard} me=${me} />
+        <p class="muted small replay-from-file">
+          <a href="/replay" onClick=${(e) => { e.preventDefault(); navigate("/replay"); }}
+            ><${Icon} name="history" /> ${t("replay.open_file")}</a>
+        </p>
       </div>
     </div>
   </div>`;

@@ -148,7 +148,7 @@ export function DecryptoTable({ state }) {
       </div>
       <${RoundTracker} round=${view.round} max=${view.max_rounds} over=${view.phase === "over"} />
       <${TeamLines} view=${view} room=${room} />
-      <${Countdowns} deadlines=${view.deadlines} />
+      <${Countdowns} deadlines=${view.deadlines} now=${state.frozenAt} />
       <${Waiting} view=${view} room=${room} />
     </header>
     ${keywords ? html`<${Keywords} team=${team} keywords=${keywords} lang=${LANGUAGES[room.options?.words] ? room.options.words : undefined} />` : null}

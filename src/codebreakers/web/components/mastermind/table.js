@@ -9,6 +9,7 @@ import { t, tn } from "../../i18n.js";
 import { act } from "../../net.js";
 import { Chats } from "../chat.js";
 import { PlayAgain } from "../rematch.js";
+import { ReplayLink } from "../replaylink.js";
 import { ConnectionDot, Icon, seatName } from "../common.js";
 import { MarkPanel, PegEntry } from "./entry.js";
 import { History } from "./history.js";
@@ -144,6 +145,7 @@ export function MastermindTable({ state }) {
     <div class="mm-grid">
       <div class="mm-task stack">
         <${Outcome} view=${view} room=${room} me=${me} />
+        ${view.outcome && state.gameId ? html`<p><${ReplayLink} gameId=${state.gameId} seat=${me} /></p>` : null}
         ${view.outcome && room.status === "over" ? html`<${PlayAgain} room=${room} me=${state.you} />` : null}
         ${task ? html`<${Task} key=${turn} view=${view} task=${task} />` : null}
         ${cur ? html`<${Possible} view=${view} />` : null}

@@ -1,0 +1,129 @@
+"""A whole Decrypto game played over the real server's WebSocket by four scripted tabs, no
+browser: for the screens that need a finished game (a replay) without playing one through pages.
+
+White always misdecodes its own transmission and nobody intercepts, so the game ends after
+round 2 with Black the winner; the clues are unique words, so a test can look for them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+_ids = itertools.count(1)
+
+
+class Tab:
+    """One player's socket: the latest view, and every frame it got."""
+
+    def __init__(self, url: str, code: str, name: str) -> None:
+        ws_url = url.replace("http", "ws", 1) + "/ws"
+        self.ws: ClientConnection = connect(ws_url, origin=url, legacy=True)  # type: ignore[arg-type]
+        self.view: dict[str, Any] | None = None
+        self.version = -1
+        self.send({"type": "hello", "room": code})
+        self.until(lambda f: f["type"] == "chat")
+        self.send({"type": "join", "id": f"j{next(_ids)}", "name": name})
+        self.you: str = self.until(lambda f: f["type"] == "joined")["you"]
+
+    def send(self, frame: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(frame))
+
+    def until(self, done: Any) -> dict[str, Any]:
+        while True:
+            frame = json.loads(self.ws.recv(timeout=30))
+            if frame["type"] == "view":
+                self.view, self.version = frame["view"], frame["version"]
+            if done(frame):
+                return frame
+
+    def wait_version(self, version: int) -> None:
+        while self.version < version:
+            self.until(lambda _f: True)
+
+    def request(self, frame: dict[str, Any]) -> dict[str, Any]:
+        frame = {"id": f"r{next(_ids)}", **frame}
+        self.send(frame)
+        answer = self.until(lambda f: f["type"] in ("ack", "error") and f.get("id") == frame["id"])
+        assert answer["type"] == "ack", answer
+        return answer
+
+
+@dataclass
+class FinishedGame:
+    code: str  # the room's
+    game_id: str
+    seats: dict[str, str]  # player name -> seat id
+    teams: dict[str, str]  # seat id -> team
+    keywords: dict[str, list[str]]  # team -> its keywords
+    clues: list[list[str]] = field(default_factory=list)  # every transmission, in order
+
+
+def start_socket_game(url: str, names: tuple[str, ...]) -> tuple[str, list[Tab]]:
+    """A new room with a tab per name, seated, its game started by the first."""
+    created = httpx.post(f"{url}/api/rooms", json={"game": "decrypto", "options": {"words": "en"}})
+    code: str = created.json()["code"]
+    tabs = [Tab(url, code, name) for name in names]
+    tabs[0].request({"type": "start"})
+    return code, tabs
+
+
+def play_finished_game(
+    url: str, names: tuple[str, ...] = ("Ann", "Bob", "Cid", "Dee")
+) -> FinishedGame:
+    code, tabs = start_socket_game(url, names)
+    by_seat = {tab.you: tab for tab in tabs}
+    codes: dict[tuple[int, str], list[int]] = {}
+    clues: list[list[str]] = []
+    words = itertools.count(1)
+    version = 0
+    while True:
+        for tab in tabs:
+            tab.wait_version(version)
+        view = tabs[0].view
+        assert view is not None
+        if view["phase"] == "over":
+            break
+        task = view["waiting_for"][0]
+        tab = by_seat[task["seat"]]
+        assert tab.view is not None
+        rnd, team = tab.view["round"], tab.view["you"]["team"]
+        enemy = "black" if team == "white" else "white"
+        if task["task"] == "transmit":
+            codes[(rnd, team)] = tab.view["rounds"][-1]["transmissions"][team]["code"]
+            sent = [f"zq{next(words)}x" for _ in range(3)]
+            clues.append(sent)
+            action: dict[str, Any] = {"type": "transmit", "clues": sent}
+        elif task["task"] == "lock_own":
+            mine = codes[(rnd, team)]
+            action = {
+                "type": "lock",
+                "target": "own",
+                "code": mine[1:] + mine[:1] if team == "white" else mine,
+            }
+        else:
+            theirs = codes[(rnd, enemy)]
+            action = {"type": "lock", "target": "enemy", "code": theirs[1:] + theirs[:1]}
+        version = tab.request({"type": "act", "action": action})["version"]
+    final = tabs[0].view
+    game = FinishedGame(
+        code=code,
+        game_id=_game_id(url, code),
+        seats={name: tab.you for name, tab in zip(names, tabs, strict=True)},
+        teams={tab.you: tab.view["you"]["team"] for tab in tabs if tab.view},
+        keywords={t: final["teams"][t]["keywords"] for t in ("white", "black")},
+        clues=clues,
+    )
+    for tab in tabs:
+        tab.ws.close()
+    return game
+
+
+def _game_id(url: str, code: str) -> str:
+    game_id: str = httpx.get(f"{url}/api/rooms/{code}").json()["game_id"]
+    return game_id
