@@ -2,7 +2,9 @@
 browser: for the screens that need a finished game (a replay) without playing one through pages.
 
 White always misdecodes its own transmission and nobody intercepts, so the game ends after
-round 2 with Black the winner; the clues are unique words, so a test can look for them.
+round 2 with Black the winner. The keywords come from a custom list of animal names and the
+clues are made-up words, none of them part of any interface text, markup or JSON key, so a
+test can look for them in a page.
 """
 
 from __future__ import annotations
@@ -16,6 +18,32 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 _ids = itertools.count(1)
+ANIMALS = [
+    "aardvark",
+    "quokka",
+    "narwhal",
+    "axolotl",
+    "pangolin",
+    "okapi",
+    "wombat",
+    "capybara",
+    "ocelot",
+    "tapir",
+    "meerkat",
+    "lemur",
+    "ibex",
+    "gazelle",
+    "jackal",
+    "marmot",
+    "mongoose",
+    "platypus",
+    "porcupine",
+    "walrus",
+    "wapiti",
+    "zebu",
+    "dugong",
+    "kinkajou",
+]
 
 
 class Tab:
@@ -66,7 +94,8 @@ class FinishedGame:
 
 def start_socket_game(url: str, names: tuple[str, ...]) -> tuple[str, list[Tab]]:
     """A new room with a tab per name, seated, its game started by the first."""
-    created = httpx.post(f"{url}/api/rooms", json={"game": "decrypto", "options": {"words": "en"}})
+    options = {"words": "custom", "custom_words": ANIMALS}
+    created = httpx.post(f"{url}/api/rooms", json={"game": "decrypto", "options": options})
     code: str = created.json()["code"]
     tabs = [Tab(url, code, name) for name in names]
     tabs[0].request({"type": "start"})

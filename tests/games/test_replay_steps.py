@@ -82,11 +82,11 @@ def test_a_team_never_sees_the_enemy_keywords_before_the_end() -> None:
     for viewpoint in ("w1", "w2", replays.SPECTATOR):
         steps = replay_of(doc, viewpoint).steps
         for step in steps[:-1]:
-            assert not any(word.encode() in step.view for word in black), viewpoint
-        assert all(word.encode() in steps[-1].view for word in black)  # the end shows them
+            assert not any(f'"{word}"'.encode() in step.view for word in black), viewpoint
+        assert all(f'"{word}"'.encode() in steps[-1].view for word in black)  # the end shows them
     # ...while Black sees its own from the start, and `all` sees every secret at every step.
-    assert all(w.encode() in replay_of(doc, "b1").steps[0].view for w in black)
-    assert all(w.encode() in replay_of(doc, replays.EVERYTHING).steps[0].view for w in black)
+    assert all(f'"{w}"'.encode() in replay_of(doc, "b1").steps[0].view for w in black)
+    assert all(f'"{w}"'.encode() in replay_of(doc, replays.EVERYTHING).steps[0].view for w in black)
 
 
 def test_other_seats_private_actions_leave_no_step_and_no_trace() -> None:

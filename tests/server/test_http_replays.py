@@ -66,9 +66,10 @@ def test_each_viewpoint_sees_only_its_own_secrets_on_the_bytes(server: TestClien
         for step in steps[:-1]:
             raw = json.dumps(step["view"], ensure_ascii=False)
             for team in hidden:
-                assert not any(word in raw for word in words[team]), (viewpoint, team)
+                assert not any(f'"{word}"' in raw for word in words[team]), (viewpoint, team)
         for team in words:  # the end shows every keyword to everyone
-            assert all(w in json.dumps(steps[-1]["view"], ensure_ascii=False) for w in words[team])
+            last = json.dumps(steps[-1]["view"], ensure_ascii=False)
+            assert all(f'"{w}"' in last for w in words[team])
         # team chat stays with its team: a replay is public once the game is over
         assert b"white team plan" not in body.content
         assert b"good luck all" in body.content
