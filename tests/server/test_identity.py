@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 from codebreakers.server.app import create_app
 from codebreakers.server.http.identity import COOKIE
 from codebreakers.server.ops.config import ServerConfig
+from codebreakers.server.ops.ipguard import IpLimits
 from codebreakers.server.rooms.tokens import token_hash
 
 JSON = {"content-type": "application/json"}
@@ -270,3 +271,18 @@ def test_passkey_ceremonies_need_a_profile_and_a_fresh_challenge(
     assert first in ("passkey_refused", "unknown_passkey")
     again = server.post(finish, json=fake).json()["error"]["code"]
     assert again == "passkey_challenge"  # used once: gone
+
+
+def test_first_visits_from_one_address_are_bounded_and_known_browsers_still_served(
+    server_with: Any,
+) -> None:
+    server: TestClient = server_with(per_ip=IpLimits(profile_burst=2, profiles_per_s=0.001))
+    _, kept = visit(server)
+    as_browser(server, None)
+    visit(server)
+    as_browser(server, None)
+    refused = server.get("/api/me")
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+    assert "set-cookie" not in refused.headers
+    as_browser(server, kept)
+    assert server.get("/api/me").status_code == 200  # a known browser makes nothing

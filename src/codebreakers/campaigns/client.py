@@ -38,6 +38,7 @@ class Tab:
     name: str = ""
     on_frame: Callable[[Tab, JSON], None] | None = None
     origin: str | None = None
+    cookie: str | None = None  # the browser's Cookie header (its identity secret), if any
     rng: random.Random = field(default_factory=random.Random)
     you: str | None = None
     token: str | None = None
@@ -88,7 +89,9 @@ class Tab:
                 delay = min(delay * 2, 1.0)
 
     async def _connect(self, url: str) -> None:
-        headers = {"Origin": self.origin} if self.origin else None
+        headers = {"Origin": self.origin} if self.origin else {}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
         ws = await asyncio.wait_for(
             connect(
                 url, additional_headers=headers, max_size=2**22, open_timeout=10, close_timeout=1

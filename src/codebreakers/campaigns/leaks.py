@@ -9,7 +9,11 @@ Two parts, both checked with secrets.py on the bytes that would leave (or did le
 - live: tables of scripted humans plus a spectator tab play on a real server (every other one
   with a host's custom list); every frame each tab received, the room description and each
   player's record fetched mid-game are checked against the game's secrets read from the store
-  afterwards.
+  afterwards. Every other table's tabs are browsers with a profile (issue 22: an identity
+  cookie from `GET /api/me`, carried by the socket): no frame, description, record, nor any
+  tab's own `/api/me` or `/api/me/games` may hold anyone's identity secret or its hash, and no
+  frame or description names a player's profile id; each browser's `/api/me` is its own
+  profile and `/api/me/games` lists its room.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from codebreakers.campaigns.secrets import (
 from codebreakers.games.base import Rejection, Viewer
 from codebreakers.games.decrypto import RULES
 from codebreakers.games.records import export_record, replay
+from codebreakers.server.rooms.tokens import token_hash
 from codebreakers.server.wire.messages import View, encode
 from codebreakers.sim.random_decrypto import play, teams_for
 from codebreakers.store import open_store
@@ -140,7 +145,7 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
     rng = random.Random(seed)
     ledger = Ledger()
     leaks: Counter[str] = Counter()
-    frames = http_bodies = 0
+    frames = http_bodies = profiles = 0
     for i in range(tables):
         options: JSON = {
             "open_spectators": i % 3 == 2,
@@ -148,7 +153,10 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
         }
         if i % 2 == 1:  # the host's list: its room frames only
             options.update(words="custom", custom_words=_custom_list(rng))
-        table = await open_table(c.http, c.ws_urls, ledger, rng, options=options)
+        with_profiles = i % 2 == 0
+        table = await open_table(
+            c.http, c.ws_urls, ledger, rng, options=options, profiles=with_profiles
+        )
         spectator = Tab(c.ws_urls, table.code, rng=random.Random(rng.getrandbits(64)), raw=[])
         await spectator.open()
         await spectator.join("Watcher")
@@ -163,12 +171,23 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
         truth = await _live_truth(c.db, table.tabs[0].game_id, [*table.tabs, spectator])
         truth.host = table.tabs[0].you
         opened = options["open_spectators"]
+        identities = await _identities(c.http, table.tabs) if with_profiles else None
         for tab in [*table.tabs, spectator]:
             who = Seen(tab.you, opened)
             for text in tab.raw or []:
                 frames += 1
                 _check_frame(text, who, truth, leaks)
+                if identities is not None:
+                    leaks.update(identities.leaks(text, named_ok=False))
             await tab.close()
+        if identities is not None:
+            profiles += len(identities.profile_ids)
+            http_bodies += len(identities.bodies)
+            for text in identities.bodies:
+                leaks.update(identities.leaks(text, named_ok=True))
+            leaks.update(identities.wrong)
+            for _who, text in fetched:
+                leaks.update(identities.leaks(text, named_ok=False))
         for who, text in fetched:
             http_bodies += 1
             doc = json.loads(text)
@@ -177,7 +196,56 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
             spectating = opened and who.seat not in truth.seat_team
             full = doc.get("complete") is True and (spectating or _over(doc))
             leaks.update(bytes_leaks(text, Seen(who.seat, opened), truth, False, seed_allowed=full))
-    return {"tables": tables, "frames_checked": frames, "http_checked": http_bodies, "leaks": leaks}
+    return {
+        "tables": tables,
+        "frames_checked": frames,
+        "http_checked": http_bodies,
+        "browsers_with_profiles": profiles,
+        "leaks": leaks,
+    }
+
+
+class Identities:
+    """The identity secrets of a table's browsers, their profile ids, and what each browser's
+    own `/api/me` and `/api/me/games` answered (checked like the frames)."""
+
+    def __init__(self) -> None:
+        self.secrets: list[str] = []
+        self.profile_ids: list[str] = []
+        self.bodies: list[str] = []
+        self.wrong: Counter[str] = Counter()  # a browser shown another profile, or no room
+
+    def leaks(self, text: str, *, named_ok: bool) -> Counter[str]:
+        """Secrets (or their hashes) in `text`; profile ids too unless `named_ok` (a browser's
+        own /api/me names its profile: `wrong` checks that it is its own)."""
+        found: Counter[str] = Counter()
+        for secret in self.secrets:
+            if secret in text or token_hash(secret) in text:
+                found["identity_secret"] += 1
+        if not named_ok and any(p in text for p in self.profile_ids):
+            found["profile_id_in_frame"] += 1
+        return found
+
+
+async def _identities(http: str, tabs: list[Tab]) -> Identities:
+    """Each browser's own profile and games, asked with its cookie after the game."""
+    known = Identities()
+    async with httpx.AsyncClient(base_url=http, timeout=30) as client:
+        for tab in tabs:
+            assert tab.cookie is not None
+            known.secrets.append(tab.cookie.split("=", 1)[1])
+            me = await client.get("/api/me", headers={"Cookie": tab.cookie})
+            games = await client.get("/api/me/games", headers={"Cookie": tab.cookie})
+            known.bodies += [me.text, games.text]
+            known.profile_ids.append(me.json()["profile_id"])
+            if me.headers.get("set-cookie"):  # the secret named no profile: a new one was made
+                known.wrong["identity_forgotten"] += 1
+            listed = {g["game_id"] for g in games.json()["games"]}
+            if tab.game_id not in listed:
+                known.wrong["game_not_in_your_games"] += 1
+    if len(set(known.profile_ids)) != len(tabs):
+        known.wrong["profile_shared"] += 1
+    return known
 
 
 def _over(doc: JSON) -> bool:

@@ -154,6 +154,14 @@ class Table:
         self.ledger.rooms.setdefault(self.code, set()).add(tab.game_id)
 
 
+async def identity_cookie(http: str) -> str:
+    """A new browser's `Cookie` header: the identity `GET /api/me` gives on a first visit."""
+    async with httpx.AsyncClient() as client:
+        answer = await client.get(f"{http}/api/me", timeout=30)
+    answer.raise_for_status()
+    return "; ".join(f"{name}={value}" for name, value in answer.cookies.items())
+
+
 async def open_table(
     http: str,
     urls: list[str],
@@ -162,8 +170,11 @@ async def open_table(
     humans: int = 4,
     bots: int = 0,
     options: JSON | None = None,
+    profiles: bool = False,
 ) -> Table:
-    """Create a room, seat `humans` tabs and `bots` bots (2 v 2 and up), and start the game."""
+    """Create a room, seat `humans` tabs and `bots` bots (2 v 2 and up), and start the game;
+    with `profiles`, each tab is a browser that visited `GET /api/me` first, and its socket
+    carries the identity cookie it was given."""
     async with httpx.AsyncClient() as client:
         created = await client.post(
             f"{http}/api/rooms", json={"game": "decrypto", "options": options or {}}, timeout=30
@@ -173,6 +184,8 @@ async def open_table(
     tabs = []
     for i in range(humans):
         tab = Tab(urls, code, name=f"{code}-{i}", rng=random.Random(rng.getrandbits(64)))
+        if profiles:
+            tab.cookie = await identity_cookie(http)
         await tab.open()
         await tab.join(f"Player {i + 1}")
         tabs.append(tab)

@@ -21,7 +21,7 @@ from starlette.routing import Route
 from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.http import identity
-from codebreakers.server.http.routes import bounded_body, error_response
+from codebreakers.server.http.routes import bounded_body, client_address, error_response
 from codebreakers.server.rooms import model
 from codebreakers.server.rooms.document import clean_name
 from codebreakers.server.rooms.model import RoomStatus
@@ -129,6 +129,10 @@ def routes(node: Node) -> list[Route]:
         profile = await identity.profile_of(store, request)
         secret = None
         if profile is None:
+            try:
+                node.ip_guard.new_profile(client_address(request))
+            except Refused as refused:
+                return error_response(refused)
             language = identity.language_of(request.headers.get("accept-language"))
             profile, secret = await identity.new_profile(store, language, node.ports.clock())
         response = JSONResponse(await me_json(node, profile), headers={"Cache-Control": "no-store"})

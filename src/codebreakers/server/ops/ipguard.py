@@ -1,4 +1,4 @@
-"""Limits per client address: open sockets, new sockets, frames and new rooms.
+"""Limits per client address: open sockets, new sockets, frames, new rooms and new profiles.
 
 The per-socket frame bucket and the per-player chat bucket stop one tab; these stop one machine
 that opens many tabs (or scripts). Each limit is off when set to 0, which the load benchmark
@@ -33,6 +33,10 @@ class IpLimits:
     frames_per_s: float = 60.0  # ... then per second
     room_burst: float = 20.0  # rooms made over HTTP (create, play now, quick join) at once ...
     rooms_per_s: float = 0.2  # ... then per second (one every 5 s)
+    # Profiles made by first visits (GET /api/me without a known cookie) at once: a classroom
+    # behind one NAT arriving together fits ...
+    profile_burst: float = 60.0
+    profiles_per_s: float = 1.0  # ... then per second
 
 
 DEFAULT = IpLimits()
@@ -48,10 +52,13 @@ def ip_limits(sockets: int, frames_per_s: float, rooms_per_min: float) -> IpLimi
         frames_per_s=frames_per_s,
         room_burst=DEFAULT.room_burst if rooms_per_min else 0,
         rooms_per_s=rooms_per_min / 60,
+        # Made with the rooms' setting: a load generator turning that off makes profiles too.
+        profile_burst=DEFAULT.profile_burst if rooms_per_min else 0,
+        profiles_per_s=DEFAULT.profiles_per_s if rooms_per_min else 0,
     )
 
 
-OFF = IpLimits(0, 0, 0, 0, 0, 0, 0)
+OFF = IpLimits(0, 0, 0, 0, 0, 0, 0, 0, 0)
 # `codebreakers serve`'s environment for OFF: load generators and campaigns run every player
 # from 127.0.0.1 (the abuse campaign keeps the limits, since it measures them).
 OFF_ENV = {
@@ -70,6 +77,7 @@ class _Address:
     connects: Bucket | None
     frames: Bucket | None
     rooms: Bucket | None
+    profiles: Bucket | None
     sockets: int = 0
     pending: int = 0  # connections still sending their request (server/wire/protocols.py)
     last_seen: float = 0.0
@@ -141,6 +149,16 @@ class IpGuard:
                 ErrorCode.RATE_LIMITED, "too many new rooms from your address; wait a little"
             )
 
+    def new_profile(self, address: str) -> None:
+        """Refused when the address makes profiles (first visits) faster than allowed."""
+        if self.limits.profile_burst <= 0:
+            return
+        entry = self._entry(address)
+        if entry.profiles is not None and not entry.profiles.take(entry.last_seen):
+            raise Refused(
+                ErrorCode.RATE_LIMITED, "too many new visitors from your address; wait a little"
+            )
+
     def tracked(self) -> int:
         """Addresses in the table (for tests and metrics)."""
         return len(self._table)
@@ -157,6 +175,7 @@ class IpGuard:
                 _bucket(limits.connect_burst, limits.connects_per_s),
                 _bucket(limits.frame_burst, limits.frames_per_s),
                 _bucket(limits.room_burst, limits.rooms_per_s),
+                _bucket(limits.profile_burst, limits.profiles_per_s),
             )
         entry.last_seen = now
         return entry
@@ -177,6 +196,7 @@ class IpGuard:
             (limits.connect_burst, limits.connects_per_s),
             (limits.frame_burst, limits.frames_per_s),
             (limits.room_burst, limits.rooms_per_s),
+            (limits.profile_burst, limits.profiles_per_s),
         )
         waits = [burst / rate for burst, rate in pairs if burst > 0 and rate > 0]
         return now - entry.last_seen >= max(waits, default=0.0)
