@@ -10,7 +10,8 @@ vendored sprite, which render without an emoji font.
 
 One Decrypto game of four covers home, how-to-play, waiting room, encryptor and its final
 confirmation, decoding, interception, reveal, tie-break and end; a Mastermind match against the
-computer covers the breaker, the maker and the match's end, a manual-marking room the marking.
+computer covers the breaker, the maker, the match's end and its replay, a manual-marking room
+the marking; a game played over sockets covers the Decrypto replay screens.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from e2e.socket_game import play_finished_game, start_socket_game
 from e2e.table_driver import DESKTOP, PHONE, Player, misread_twice, start_game, wait_for
 from e2e.test_mastermind import create_room, shown_rows
 
@@ -232,10 +235,44 @@ def test_mastermind_breaker_and_maker(browser: Browser, server_url: str) -> None
         page.click(".mm-entry .mm-random")
         expect(page.locator(".mm-outcome")).to_be_visible(timeout=60_000)
         audit.screen(ada, "mastermind end")
+        page.click("a.replay-link")
+        expect(page.locator(".replay-position")).to_be_visible()
+        expect(page.locator("fieldset.replay-table .mm-table")).to_be_visible()
+        page.keyboard.press("ArrowRight")
+        expect(page.locator(".replay-position strong")).to_contain_text("Step 2 of")
+        audit.screen(ada, "mastermind replay")
     finally:
         ada.context.close()
     marking(browser, server_url, audit, folder)
-    audit.check(["mastermind breaker", "mastermind maker", "mastermind end", "mastermind marking"])
+    screens = ["mastermind breaker", "mastermind maker", "mastermind end", "mastermind replay"]
+    audit.check([*screens, "mastermind marking"])
+
+
+def test_replay_screens(browser: Browser, server_url: str) -> None:
+    audit = Audit()
+    game = play_finished_game(server_url)
+    code, tabs = start_socket_game(server_url, ("Ann", "Bob", "Cid", "Dee"))
+    viewer = Player.open(browser, "Viewer", DESKTOP)
+    page = viewer.page
+    try:
+        page.goto(f"{server_url}/g/{game.game_id}?as={game.seats['Ann']}&step=3")
+        expect(page.locator(".replay-position strong")).to_contain_text("Step 3 of")
+        audit.screen(viewer, "replay")
+        page.keyboard.press("End")
+        expect(page.locator(".outcome")).to_be_visible()
+        audit.screen(viewer, "replay end")
+        page.goto(f"{server_url}/replay")
+        expect(page.locator("#replay-file-input")).to_be_attached()
+        audit.screen(viewer, "replay file")
+        running = httpx.get(f"{server_url}/api/rooms/{code}").json()["game_id"]
+        page.goto(f"{server_url}/g/{running}")
+        expect(page.locator("[role=alert] h1")).to_be_visible()
+        audit.screen(viewer, "replay refused")
+    finally:
+        viewer.context.close()
+        for tab in tabs:
+            tab.ws.close()
+    audit.check(["replay", "replay end", "replay file", "replay refused"])
 
 
 def marking(browser: Browser, server_url: str, audit: Audit, folder: Path) -> None:

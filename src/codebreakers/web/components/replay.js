@@ -47,7 +47,7 @@ function dropProps() {
 
 function FilePicker() {
   return html`<section class="card replay-file stack" aria-labelledby="replay-file-title">
-    <h2 id="replay-file-title"><${Icon} name="upload" /> ${t("replay.file_title")}</h2>
+    <h1 id="replay-file-title"><${Icon} name="upload" /> ${t("replay.file_title")}</h1>
     <p class="muted">${t("replay.file_help")}</p>
     <label class="file-choice" for="replay-file-input">
       <span class="label">${t("replay.file_choose")}</span>
