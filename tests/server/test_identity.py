@@ -286,3 +286,24 @@ def test_first_visits_from_one_address_are_bounded_and_known_browsers_still_serv
     assert "set-cookie" not in refused.headers
     as_browser(server, kept)
     assert server.get("/api/me").status_code == 200  # a known browser makes nothing
+
+
+def test_play_now_and_quick_join_record_the_visitors_profile(
+    server_with: Any, tmp_path: Path
+) -> None:
+    from test_quickplay import BOTS
+
+    server: TestClient = server_with(ports=BOTS)
+    me, _ = visit(server)
+    played = server.post("/api/play-now", json={"name": "Ann", "game": "decrypto"}).json()
+    quick = server.post("/api/quick-join", json={"name": "Ann", "game": "decrypto"}).json()
+    for answer in (played, quick):
+        players = stored_room(tmp_path / "t0.db", answer["code"])["players"]
+        assert players[answer["you"]]["profile_id"] == me["profile_id"]
+    mine = {r["code"] for r in server.get("/api/me/games").json()["rooms"]}
+    assert mine == {played["code"], quick["code"]}
+    with sqlite3.connect(tmp_path / "t0.db") as conn:
+        seated = conn.execute(
+            "SELECT profile_id, human FROM game_players WHERE player_id = ?", (played["you"],)
+        ).fetchall()
+    assert seated == [(me["profile_id"], 1)]  # the game play now started at once
