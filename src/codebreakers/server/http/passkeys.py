@@ -25,7 +25,8 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import msgspec
@@ -62,6 +63,8 @@ CHALLENGE_TTL_S = 300.0
 MAX_CHALLENGES = 10_000  # ceremonies under way on one node; the oldest goes first
 TIMEOUT_MS = 120_000
 REGISTER, SIGN_IN = "register", "sign_in"
+NO_STORE = {"Cache-Control": "no-store"}
+T = TypeVar("T")
 
 
 class Challenges:
@@ -127,6 +130,24 @@ async def _credential(request: Request) -> dict[str, Any]:
     return body
 
 
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    profile: ProfileRow
+    secret_hash: str
+    credential: dict[str, Any]
+    challenge: bytes
+    rp_id: str
+    origin: str
+
+
+def _verified(verify: Callable[..., T], **checks: Any) -> T:
+    """`verify(**checks)` (the webauthn package's), its failure refused with a stable code."""
+    try:
+        return verify(**checks)
+    except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+        raise Refused(ErrorCode.PASSKEY_REFUSED, f"the passkey was refused: {exc}") from None
+
+
 def routes(node: Node) -> list[Route]:
     store = node.ports.store
     challenges = Challenges()
@@ -162,36 +183,38 @@ def routes(node: Node) -> list[Route]:
         )
         return Response(options_to_json(options), media_type="application/json")
 
+    async def answer(request: Request, ceremony: str) -> _Answer:
+        """The browser's answer to a ceremony this node asked of it: its profile, secret hash,
+        credential and the challenge (taken: once), with the relying party to check against."""
+        profile, hashed = await visitor(request)
+        credential = await _credential(request)
+        challenge = challenges.take(hashed, ceremony)
+        rp_id, origin = relying_party(request, node.config.public_url)
+        return _Answer(profile, hashed, credential, challenge, rp_id, origin)
+
     async def register(request: Request) -> Response:
         try:
-            profile, hashed = await visitor(request)
-            credential = await _credential(request)
-            challenge = challenges.take(hashed, REGISTER)
-            rp_id, origin = relying_party(request, node.config.public_url)
-            try:
-                verified = verify_registration_response(
-                    credential=credential,
-                    expected_challenge=challenge,
-                    expected_rp_id=rp_id,
-                    expected_origin=origin,
-                )
-            except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
-                raise Refused(
-                    ErrorCode.PASSKEY_REFUSED, f"the passkey was refused: {exc}"
-                ) from None
+            got = await answer(request, REGISTER)
+            verified = _verified(
+                verify_registration_response,
+                credential=got.credential,
+                expected_challenge=got.challenge,
+                expected_rp_id=got.rp_id,
+                expected_origin=got.origin,
+            )
             row = PasskeyRow(
                 bytes_to_base64url(verified.credential_id),
-                profile.id,
+                got.profile.id,
                 verified.credential_public_key,
                 verified.sign_count,
-                _transports(credential),
+                _transports(got.credential),
                 node.ports.clock(),
             )
             if not await store.add_passkey(row):
                 raise Refused(ErrorCode.PASSKEY_REFUSED, "this passkey is registered already")
         except Refused as refused:
             return error_response(refused)
-        return JSONResponse(await me_json(node, profile), headers={"Cache-Control": "no-store"})
+        return JSONResponse(await me_json(node, got.profile), headers=NO_STORE)
 
     async def sign_in_options(request: Request) -> Response:
         try:
@@ -209,36 +232,29 @@ def routes(node: Node) -> list[Route]:
 
     async def sign_in(request: Request) -> Response:
         try:
-            _before, hashed = await visitor(request)
-            credential = await _credential(request)
-            challenge = challenges.take(hashed, SIGN_IN)
-            stored = await store.find_passkey(credential["id"])
+            got = await answer(request, SIGN_IN)
+            stored = await store.find_passkey(got.credential["id"])
             if stored is None:
                 raise Refused(ErrorCode.UNKNOWN_PASSKEY, "this passkey belongs to no profile here")
-            rp_id, origin = relying_party(request, node.config.public_url)
-            try:
-                verified = verify_authentication_response(
-                    credential=credential,
-                    expected_challenge=challenge,
-                    expected_rp_id=rp_id,
-                    expected_origin=origin,
-                    credential_public_key=stored.public_key,
-                    credential_current_sign_count=stored.sign_count,
-                )
-            except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
-                raise Refused(
-                    ErrorCode.PASSKEY_REFUSED, f"the passkey was refused: {exc}"
-                ) from None
+            verified = _verified(
+                verify_authentication_response,
+                credential=got.credential,
+                expected_challenge=got.challenge,
+                expected_rp_id=got.rp_id,
+                expected_origin=got.origin,
+                credential_public_key=stored.public_key,
+                credential_current_sign_count=stored.sign_count,
+            )
             now = node.ports.clock()
             await store.use_passkey(stored.credential_id, verified.new_sign_count, now)
             profile = await store.load_profile(stored.profile_id)
             assert profile is not None, "a passkey's profile is kept (foreign key)"
             secret = identity.new_secret()
             await store.add_device(profile.id, token_hash(secret), now)
-            await store.forget_secret(hashed)  # this browser's former identity
+            await store.forget_secret(got.secret_hash)  # this browser's former identity
         except Refused as refused:
             return error_response(refused)
-        response = JSONResponse(await me_json(node, profile), headers={"Cache-Control": "no-store"})
+        response = JSONResponse(await me_json(node, profile), headers=NO_STORE)
         identity.set_cookie(response, secret, request)
         return response
 

@@ -22,31 +22,19 @@ before every call, and no reset query after it: the adapter leaves no session st
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from types import ModuleType
+from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
 
 import asyncpg
 import msgspec
 from sqlalchemy.engine import URL
 
 from codebreakers.store import migrate
-from codebreakers.store.base import (
-    JSON,
-    ActionRow,
-    AppendResult,
-    ChatLine,
-    GamePlayer,
-    GameRow,
-    PasskeyRow,
-    ProfileGame,
-    ProfileRoom,
-    ProfileRow,
-    RoomHead,
-    RoomRow,
-    StoreBusy,
-)
+from codebreakers.store.base import JSON, ActionRow, AppendResult, StoreBusy
+from codebreakers.store.delegate import QueryPorts
 from codebreakers.store.postgres import profile_queries, queries
 from codebreakers.store.postgres.commit import GroupCommitter
 from codebreakers.store.postgres.engine import PostgresRunner
@@ -89,8 +77,12 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     """The pool's reset on release: nothing to reset (see the module's docstring)."""
 
 
-class PostgresStore:
-    """`Store` on one PostgreSQL database."""
+class PostgresStore(QueryPorts):
+    """`Store` on one PostgreSQL database: the ports' queries (`delegate.py`) run as `read` and
+    `write` run them, appends and room updates batched."""
+
+    queries: ClassVar[ModuleType] = queries
+    profile_queries: ClassVar[ModuleType] = profile_queries
 
     def __init__(
         self, url: URL, pool_size: int = POOL_SIZE, pool_timeout: float = POOL_TIMEOUT_S
@@ -208,13 +200,7 @@ class PostgresStore:
         finally:
             await self._pool.release(conn)
 
-    # Rooms
-
-    async def create_room(self, row: RoomRow) -> bool:
-        return await self.write(queries.create_room, row)
-
-    async def load_room(self, code: str) -> RoomRow | None:
-        return await self.read(queries.load_room, code)
+    # Batched writes (the other port methods: delegate.py)
 
     async def update_room(
         self,
@@ -229,121 +215,8 @@ class PostgresStore:
         update = queries.RoomUpdate(code, expected_version, data, public, waiting, now)
         return await self.room_updates.submit(code, update)
 
-    async def list_rooms(self, *, public: bool, waiting: bool, limit: int) -> list[RoomRow]:
-        return await self.read(queries.list_rooms, public, waiting, limit)
-
-    async def room_head(self, room_code: str, game_id: str | None) -> RoomHead | None:
-        return await self.read(queries.room_head, room_code, game_id)
-
-    # Games and their action log
-
-    async def create_game(
-        self,
-        game_id: str,
-        room_code: str,
-        game: str,
-        setup: JSON,
-        now: float,
-        players: Sequence[GamePlayer] = (),
-    ) -> None:
-        await self.write(queries.create_game, game_id, room_code, game, setup, now, players)
-
-    async def load_game(self, game_id: str) -> GameRow | None:
-        return await self.read(queries.load_game, game_id)
-
     async def append_action(self, game_id: str, row: ActionRow) -> AppendResult:
         return await self.appends.submit(game_id, (game_id, row))
-
-    async def actions_since(self, game_id: str, version: int) -> list[ActionRow]:
-        return await self.read(queries.actions_since, game_id, version)
-
-    async def find_action(self, game_id: str, seat: str, client_action_id: str) -> ActionRow | None:
-        return await self.read(queries.find_action, game_id, seat, client_action_id)
-
-    async def finish_game(self, game_id: str, outcome: JSON) -> None:
-        await self.write(queries.finish_game, game_id, outcome)
-
-    async def live_games(self) -> list[str]:
-        return await self.read(queries.live_games)
-
-    # Chat
-
-    async def append_chat(
-        self,
-        room_code: str,
-        game_id: str | None,
-        channel: str,
-        seat: str | None,
-        name: str,
-        text: str,
-        at: float,
-        client_id: str | None = None,
-        profile_id: str | None = None,
-    ) -> ChatLine:
-        return await self.write(
-            queries.append_chat,
-            room_code,
-            game_id,
-            channel,
-            seat,
-            name,
-            text,
-            at,
-            client_id,
-            profile_id,
-        )
-
-    async def find_chat(self, room_code: str, seat: str, client_id: str) -> ChatLine | None:
-        return await self.read(queries.find_chat, room_code, seat, client_id)
-
-    async def chat_since(self, room_code: str, seq: int, limit: int = 500) -> list[ChatLine]:
-        return await self.read(queries.chat_since, room_code, seq, limit)
-
-    async def chat_of_game(self, game_id: str) -> list[ChatLine]:
-        return await self.read(queries.chat_of_game, game_id)
-
-    # Profiles
-
-    async def create_profile(self, row: ProfileRow, secret_hash: str) -> None:
-        await self.write(profile_queries.create_profile, row, secret_hash)
-
-    async def load_profile(self, profile_id: str) -> ProfileRow | None:
-        return await self.read(profile_queries.load_profile, profile_id)
-
-    async def profile_by_secret(self, secret_hash: str) -> ProfileRow | None:
-        return await self.read(profile_queries.profile_by_secret, secret_hash)
-
-    async def update_profile(
-        self, profile_id: str, *, name: str, language: str, hidden: bool
-    ) -> bool:
-        return await self.write(profile_queries.update_profile, profile_id, name, language, hidden)
-
-    async def add_device(self, profile_id: str, secret_hash: str, now: float) -> None:
-        await self.write(profile_queries.add_device, profile_id, secret_hash, now)
-
-    async def forget_secret(self, secret_hash: str) -> None:
-        await self.write(profile_queries.forget_secret, secret_hash)
-
-    async def add_passkey(self, row: PasskeyRow) -> bool:
-        return await self.write(profile_queries.add_passkey, row)
-
-    async def find_passkey(self, credential_id: str) -> PasskeyRow | None:
-        return await self.read(profile_queries.find_passkey, credential_id)
-
-    async def passkeys_of(self, profile_id: str) -> list[PasskeyRow]:
-        return await self.read(profile_queries.passkeys_of, profile_id)
-
-    async def use_passkey(self, credential_id: str, sign_count: int, now: float) -> bool:
-        return await self.write(profile_queries.use_passkey, credential_id, sign_count, now)
-
-    async def join_room(self, room_code: str, player_id: str, profile_id: str, now: float) -> None:
-        await self.write(profile_queries.join_room, room_code, player_id, profile_id, now)
-
-    async def rooms_of(self, profile_id: str, limit: int) -> list[ProfileRoom]:
-        return await self.read(profile_queries.rooms_of, profile_id, limit)
-
-    async def finished_games_of(self, profile_id: str, limit: int) -> list[ProfileGame]:
-        return await self.read(profile_queries.finished_games_of, profile_id, limit)
 
 
 async def _alone(
