@@ -57,6 +57,7 @@ def test_no_secret_reaches_the_wrong_eyes() -> None:
     live = asyncio.run(go())
     assert live["frames_checked"] > 100 and live["http_checked"] > 0, live
     assert live["browsers_with_profiles"] == 4, live  # the first table's (issue 22)
+    assert live["replay_steps_checked"] > 40, live  # every seat's replay and a spectator's
     assert not live["leaks"], live["leaks"]
 
 

@@ -13,7 +13,9 @@ Two parts, both checked with secrets.py on the bytes that would leave (or did le
   cookie from `GET /api/me`, carried by the socket): no frame, description, record, nor any
   tab's own `/api/me` or `/api/me/games` may hold anyone's identity secret or its hash, and no
   frame or description names a player's profile id; each browser's `/api/me` is its own
-  profile and `/api/me/games` lists its room.
+  profile and `/api/me/games` lists its room. While the game runs its replay is refused
+  (`game_not_over`, whoever asks); once it is over, every step of each seat's and the
+  spectator's replay (`/api/games/{id}/replay`) is checked like a view frame of that moment.
 """
 
 from __future__ import annotations
@@ -139,13 +141,49 @@ async def _spy(c: Cluster, tabs: list[Tab], spectator: Tab, found: list[tuple[Se
                         f"/api/games/{tab.game_id}/record", headers={"X-Seat-Token": tab.token}
                     )
                     found.append((Seen(tab.you), got.text))
+                    replay = await http.get(f"/api/games/{tab.game_id}/replay?as={tab.you}")
+                    if replay.status_code != 409 and not _replay_over(replay.text):
+                        found.append((Seen(tab.you), "replay of a running game"))
+
+
+def _replay_over(text: str) -> bool:
+    """Whether a replay answer is of a finished game (the spy may ask as the game ends)."""
+    try:
+        steps = json.loads(text)["steps"]
+    except (ValueError, KeyError, TypeError):
+        return False
+    return bool(steps) and steps[-1]["view"]["phase"] == "over"
+
+
+async def _replay_leaks(http: str, game_id: str | None, tabs: list[Tab], truth: Truth) -> JSON:
+    """Every step of each seat's replay, and a spectator's, checked as that viewer's frames."""
+    leaks: Counter[str] = Counter()
+    steps = 0
+    async with httpx.AsyncClient(base_url=http, timeout=60) as client:
+        for seat in [*(tab.you for tab in tabs if tab.you in truth.seat_team), None]:
+            got = await client.get(f"/api/games/{game_id}/replay?as={seat or 'spectator'}")
+            if got.status_code != 200:
+                leaks[f"replay refused after the end: {got.status_code}"] += 1
+                continue
+            who = Seen(seat)  # the replay's spectator has no secrets, whatever the room said
+            for step in got.json()["steps"]:
+                steps += 1
+                view = step["view"]
+                leaks.update(f"replay: {leak}" for leak in view_leaks(view, who, truth))
+                text = json.dumps(view, ensure_ascii=False)
+                over = view["phase"] == "over"
+                leaks.update(
+                    f"replay: {leak}"
+                    for leak in bytes_leaks(text, who, truth, over, shown_guesses(view))
+                )
+    return {"steps": steps, "leaks": leaks}
 
 
 async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
     rng = random.Random(seed)
     ledger = Ledger()
     leaks: Counter[str] = Counter()
-    frames = http_bodies = profiles = 0
+    frames = http_bodies = profiles = replay_steps = 0
     for i in range(tables):
         options: JSON = {
             "open_spectators": i % 3 == 2,
@@ -170,6 +208,9 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
         await asyncio.gather(spy, return_exceptions=True)
         truth = await _live_truth(c.db, table.tabs[0].game_id, [*table.tabs, spectator])
         truth.host = table.tabs[0].you
+        replayed = await _replay_leaks(c.http, table.tabs[0].game_id, table.tabs, truth)
+        replay_steps += replayed["steps"]
+        leaks.update(replayed["leaks"])
         opened = options["open_spectators"]
         identities = await _identities(c.http, table.tabs) if with_profiles else None
         for tab in [*table.tabs, spectator]:
@@ -190,6 +231,9 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
                 leaks.update(identities.leaks(text, named_ok=False))
         for who, text in fetched:
             http_bodies += 1
+            if text == "replay of a running game":
+                leaks[text] += 1
+                continue
             doc = json.loads(text)
             if "view" in doc and doc.get("complete") is False:
                 leaks.update(view_leaks(doc["view"], Seen(who.seat, opened), truth))
@@ -201,6 +245,7 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
         "frames_checked": frames,
         "http_checked": http_bodies,
         "browsers_with_profiles": profiles,
+        "replay_steps_checked": replay_steps,
         "leaks": leaks,
     }
 
