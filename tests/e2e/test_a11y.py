@@ -240,6 +240,11 @@ def test_mastermind_breaker_and_maker(browser: Browser, server_url: str) -> None
         expect(page.locator("fieldset.replay-table .mm-table")).to_be_visible()
         page.keyboard.press("ArrowRight")
         expect(page.locator(".replay-position strong")).to_contain_text("Step 2 of")
+        # The replay's entry is read-only: a digit key fills no hole.
+        page.keyboard.press("1")
+        first = page.locator(".replay-table .mm-entry .mm-slots button").first
+        expect(first).to_have_attribute("aria-label", "Hole 1: empty")
+        ada.shot(folder, "mastermind-replay")
         audit.screen(ada, "mastermind replay")
     finally:
         ada.context.close()

@@ -187,3 +187,11 @@ def test_too_many_actions_are_refused(server: TestClient, monkeypatch: pytest.Mo
     monkeypatch.setattr(engine, "MAX_ACTIONS", len(record["actions"]) - 1)
     refused = server.post("/api/replay", json=record)
     assert refused.status_code == 413 and refused.json()["error"]["code"] == "replay_too_long"
+
+
+def test_the_replay_pages_are_the_client(server: TestClient) -> None:
+    home = server.get("/").text
+    for path in ("/g/AbC123xyz", "/g/AbC123xyz?as=p1&step=3", "/replay"):
+        page = server.get(path)
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        assert page.text == home

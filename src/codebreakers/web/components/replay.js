@@ -57,10 +57,13 @@ function FilePicker() {
   </section>`;
 }
 
-/** The seat's player name, or "White 2" when the replay does not know it. */
+/** The seat's player name, or "White 2" (a side of one: "Player A") when the replay does not
+ * know it. */
 function seatLabel(seat, seats) {
   const mine = seats.filter((s) => s.team === seat.team);
-  return seat.name || t("replay.seat_unknown", { team: t(`team.${seat.team}`), n: mine.indexOf(seat) + 1 });
+  if (seat.name) return seat.name;
+  const team = t(`team.${seat.team}`);
+  return mine.length > 1 ? t("replay.seat_unknown", { team, n: mine.indexOf(seat) + 1 }) : team;
 }
 
 function viewpointLabel(vp, seats) {
@@ -144,7 +147,8 @@ function Player({ data, route }) {
   latest.current = { index, go, last };
   useEffect(() => {
     function onKey(e) {
-      if (e.ctrlKey || e.metaKey || e.altKey || inField(e)) return;
+      // Not while typing, nor behind the How-to-play dialog.
+      if (e.ctrlKey || e.metaKey || e.altKey || inField(e) || document.querySelector("dialog[open]")) return;
       const { index: i, go: to, last: end } = latest.current;
       const target = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: end }[e.key];
       if (target === undefined) return;

@@ -20,6 +20,7 @@ export function PegEntry({ pegs, colours, title, submitLabel, onSubmit, extra })
   // what was typed, not what was last drawn.
   const latest = useRef(slots);
   const [busy, setBusy] = useState(false);
+  const box = useRef(null);
   const full = slots.every((s) => s !== null);
   const change = (fn) => {
     latest.current = fn(latest.current);
@@ -49,6 +50,7 @@ export function PegEntry({ pegs, colours, title, submitLabel, onSubmit, extra })
   useLayoutEffect(() => {
     function onKey(e) {
       if (e.ctrlKey || e.metaKey || e.altKey || inField(e)) return;
+      if (box.current?.closest("fieldset:disabled")) return; // a replay's table: read-only
       const digit = "1234567890".indexOf(e.key);
       if (digit >= 0 && digit < colours) put(digit);
       else if (e.key === "Backspace") back();
@@ -59,7 +61,7 @@ export function PegEntry({ pegs, colours, title, submitLabel, onSubmit, extra })
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   });
-  return html`<section class="card mm-entry" aria-labelledby="mm-entry-title">
+  return html`<section class="card mm-entry" ref=${box} aria-labelledby="mm-entry-title">
     <h2 id="mm-entry-title">${title}</h2>
     <div class="mm-slots" aria-live="polite">
       ${slots.map((c, i) => html`<${Peg} colour=${c} onClick=${() => clear(i)}
