@@ -16,6 +16,8 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import msgspec
 
+from codebreakers.games.results import GameResults
+
 JSON = dict[str, Any]
 S = TypeVar("S")
 
@@ -125,6 +127,10 @@ class GameRules(Protocol[S]):
 
     def outcome(self, state: S) -> JSON | None:
         """Winner (team name or None for a draw) and how it was decided, once over."""
+        ...
+
+    def results(self, state: S) -> GameResults | None:
+        """Each seat's result and figures once over (games/results.py), None before."""
         ...
 
     def can_chat(self, state: S, seat: str, channel: str) -> bool:

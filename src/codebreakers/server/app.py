@@ -22,7 +22,7 @@ from starlette.routing import Mount, WebSocketRoute
 from codebreakers.server.cluster import shutdown
 from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import BUSY_DETAIL, ErrorCode, Refused
-from codebreakers.server.http import me, passkeys, quickplay, static
+from codebreakers.server.http import me, passkeys, quickplay, standings, static
 from codebreakers.server.http.routes import WEB_DIR, error_response, routes
 from codebreakers.server.http.security import SecurityMiddleware
 from codebreakers.server.ops import metrics, process
@@ -86,6 +86,7 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
             *quickplay.routes(node),
             *me.routes(node),
             *passkeys.routes(node),
+            *standings.routes(node),
             WebSocketRoute("/ws", partial(endpoint, node)),
             # The build's files (named by the page) for a year; the plain path revalidated.
             Mount(

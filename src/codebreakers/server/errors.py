@@ -58,6 +58,8 @@ class ErrorCode(StrEnum):
     RECORD_PARTIAL = "record_partial"
     REPLAY_TOO_LONG = "replay_too_long"
     BAD_VIEWPOINT = "bad_viewpoint"
+    BAD_PAGE = "bad_page"
+    PROFILE_NOT_FOUND = "profile_not_found"
     INTERNAL_ERROR = "internal_error"
 
 

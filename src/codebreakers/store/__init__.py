@@ -10,6 +10,7 @@ from platformdirs import user_data_dir
 
 from codebreakers.store import dialects
 from codebreakers.store.base import Chat, GameLog, Rooms, Store, StoreBusy
+from codebreakers.store.ratings import schema as ratings_schema  # its tables join schema.metadata
 
 DB_FILENAME = "codebreakers.db"
 
@@ -23,5 +24,7 @@ def open_store(url: str | None) -> Store:
     """A store for `url` (None: the default SQLite file); call `await store.open()` next."""
     return dialects.adapter(url or default_url())
 
+
+del ratings_schema
 
 __all__ = ["Chat", "GameLog", "Rooms", "Store", "StoreBusy", "default_url", "open_store"]

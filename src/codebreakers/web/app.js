@@ -17,6 +17,8 @@ import { ConnectionBanner } from "./components/banner.js";
 import { Home } from "./components/home.js";
 import { Room } from "./components/room.js";
 import { Replay } from "./components/replay.js";
+import { Leaderboard } from "./components/leaderboard.js";
+import { Profile } from "./components/profile.js";
 import { RulesDialog } from "./components/rules.js";
 import { FirstGameGuide } from "./components/guide.js";
 
@@ -40,17 +42,22 @@ function toggleMute() {
   update({ muted });
 }
 
+function screen(state) {
+  const route = state.route;
+  if (route.name === "room") return html`<${Room} state=${state} />`;
+  if (route.name === "replay") return html`<${Replay} state=${state} />`;
+  if (route.name === "leaderboard") return html`<${Leaderboard} route=${route} />`;
+  if (route.name === "profile") return html`<${Profile} route=${route} />`;
+  return html`<${Home} me=${state.me} lang=${state.lang} />`;
+}
+
 function App({ state }) {
   return html`
     <${TopBar} state=${state} onLang=${setLang} onTheme=${setTheme} onMute=${toggleMute}
       onRules=${() => update({ rulesOpen: true })} />
     <${ConnectionBanner} connection=${state.connection} retryAt=${state.retryAt} />
     <main id="main">
-      ${state.route.name === "room"
-        ? html`<${Room} state=${state} />`
-        : state.route.name === "replay"
-          ? html`<${Replay} state=${state} />`
-          : html`<${Home} me=${state.me} lang=${state.lang} />`}
+      ${screen(state)}
     </main>
     ${state.route.name === "room" ? html`<${FirstGameGuide} state=${state} />` : null}
     ${state.rulesOpen ? html`<${RulesDialog} state=${state} onClose=${() => update({ rulesOpen: false })} />` : null}

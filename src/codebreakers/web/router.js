@@ -1,7 +1,8 @@
 /**
  * Screens chosen by the path: `/` (home), `/r/{CODE}` (a room), `/g/{GAME_ID}` (a finished
- * game's replay, `?as=` viewpoint and `?step=` in the query) and `/replay` (a replay of a record
- * file chosen on this device). History API navigation.
+ * game's replay, `?as=` viewpoint and `?step=` in the query), `/replay` (a replay of a record
+ * file chosen on this device), `/leaderboard?game=G&page=N` and `/u/{profile_id}` (a player's
+ * profile). History API navigation.
  */
 import { update } from "./store.js";
 
@@ -14,6 +15,12 @@ export function parse(path, search = "") {
     const step = Number.parseInt(query.get("step") || "", 10);
     return { name: "replay", gameId: game ? game[1] : null, as: query.get("as"), step: step >= 1 ? step : null };
   }
+  if (/^\/leaderboard\/?$/.test(path)) {
+    const q = new URLSearchParams(search);
+    return { name: "leaderboard", game: q.get("game") || "decrypto", page: Number(q.get("page")) || 1 };
+  }
+  const profile = /^\/u\/([A-Za-z0-9_-]{1,64})\/?$/.exec(path);
+  if (profile) return { name: "profile", id: profile[1] };
   return { name: "home" };
 }
 

@@ -22,6 +22,7 @@ def test_defaults_are_filled_in() -> None:
         "clue_limit_s": None,
         "decide_limit_s": None,
         "open_spectators": False,
+        "rated": False,
     }
 
 
@@ -35,6 +36,7 @@ def test_defaults_are_filled_in() -> None:
         ({"three_player": "yes"}, "invalid_option"),
         ({"sand_timer": 1}, "invalid_option"),
         ({"open_spectators": None}, "invalid_option"),
+        ({"rated": 1}, "invalid_option"),
         ({"clue_limit_s": 5}, "invalid_option"),
         ({"clue_limit_s": 3601}, "invalid_option"),
         ({"decide_limit_s": 12.5}, "invalid_option"),

@@ -22,6 +22,7 @@ def test_defaults_are_super_mastermind() -> None:
         "rounds": 2,
         "manual_marking": False,
         "open_spectators": False,
+        "rated": False,
     }
 
 
@@ -51,6 +52,7 @@ def test_classic_preset_and_explicit_sizes() -> None:
         ({"pegs": True}, "invalid_option"),
         ({"pegs": 5.0}, "invalid_option"),
         ({"manual_marking": 1}, "invalid_option"),
+        ({"rated": "yes"}, "invalid_option"),
         ({"preset": "huge"}, "invalid_option"),
         ({"timer": 30}, "unknown_option"),
     ],

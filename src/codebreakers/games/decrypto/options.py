@@ -26,6 +26,7 @@ DEFAULTS: JSON = {
     "clue_limit_s": None,
     "decide_limit_s": None,
     "open_spectators": False,
+    "rated": False,  # the room's, read by the server (docs/ratings.md); the engine ignores it
 }
 
 
@@ -87,7 +88,7 @@ def check_options(
         return reject(RejectionCode.INVALID_OPTION, f"words: one of {', '.join(WORD_SOURCES)}")
     if merged["order"] not in ORDERS:
         return reject(RejectionCode.INVALID_OPTION, "order: simultaneous or classic")
-    for key in ("three_player", "sand_timer", "open_spectators"):
+    for key in ("three_player", "sand_timer", "open_spectators", "rated"):
         if type(merged[key]) is not bool:
             return reject(RejectionCode.INVALID_OPTION, f"{key}: true or false")
     for key in ("clue_limit_s", "decide_limit_s"):

@@ -25,10 +25,12 @@ from codebreakers.games.decrypto.options import check_options, to_options
 from codebreakers.games.decrypto.parse import load_action, parse_action
 from codebreakers.games.decrypto.play import draft, lock, note, propose, transmit
 from codebreakers.games.decrypto.rejections import RejectionCode, reject
+from codebreakers.games.decrypto.results import results
 from codebreakers.games.decrypto.state import OVER, ROUND, TEAMS, GameState
 from codebreakers.games.decrypto.tiebreak import accept_guess, guess_keywords, review_done
 from codebreakers.games.decrypto.timers import next_deadline, timeout
 from codebreakers.games.decrypto.view import build_view, views_json
+from codebreakers.games.results import GameResults
 
 
 class DecryptoRules:
@@ -114,6 +116,9 @@ class DecryptoRules:
 
     def outcome(self, state: GameState) -> JSON | None:
         return outcome_json(state.outcome) if state.outcome is not None else None
+
+    def results(self, state: GameState) -> GameResults | None:
+        return results(state)
 
     def can_chat(self, state: GameState, seat: str, channel: str) -> bool:
         """All chat is open to everyone and team chat to teammates, except to a straight-faced

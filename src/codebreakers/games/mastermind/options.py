@@ -30,6 +30,7 @@ DEFAULTS: JSON = {
     "rounds": 2,
     "manual_marking": False,
     "open_spectators": False,
+    "rated": False,  # the room's, read by the server (docs/ratings.md); the engine ignores it
 }
 
 
@@ -83,7 +84,7 @@ def check_options(raw: Mapping[str, Any]) -> JSON | Rejection:
         refused = _whole(key, merged[key])
         if refused is not None:
             return refused
-    for key in ("manual_marking", "open_spectators"):
+    for key in ("manual_marking", "open_spectators", "rated"):
         if type(merged[key]) is not bool:
             return reject(RejectionCode.INVALID_OPTION, f"{key}: true or false")
     return merged

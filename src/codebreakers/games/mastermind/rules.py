@@ -14,8 +14,10 @@ from codebreakers.games.mastermind.options import check_options
 from codebreakers.games.mastermind.parse import load_action, parse_action
 from codebreakers.games.mastermind.play import guess, mark, new_game, set_code, show_possible
 from codebreakers.games.mastermind.rejections import RejectionCode, reject
+from codebreakers.games.mastermind.results import results
 from codebreakers.games.mastermind.state import OVER, TEAMS, GameState
 from codebreakers.games.mastermind.view import build_view, outcome_json
+from codebreakers.games.results import GameResults
 
 _encode = msgspec.json.Encoder().encode
 
@@ -76,6 +78,9 @@ class MastermindRules:
 
     def outcome(self, state: GameState) -> JSON | None:
         return outcome_json(state)
+
+    def results(self, state: GameState) -> GameResults | None:
+        return results(state)
 
     def can_chat(self, state: GameState, seat: str, channel: str) -> bool:
         """All chat is open to everyone; a team of one has no team chat."""

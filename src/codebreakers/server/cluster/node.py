@@ -28,6 +28,7 @@ from codebreakers.server.rooms.description import Listing
 from codebreakers.server.rooms.hub import RoomHub
 from codebreakers.server.wire.messages import Bye, encode
 from codebreakers.store.base import RoomRow
+from codebreakers.store.ratings.open import ratings_of
 
 log = get_logger(__name__)
 
@@ -38,7 +39,11 @@ OPEN_LIMIT = 50
 class Node:
     def __init__(self, ports: Ports, config: ServerConfig) -> None:
         self.metrics = Metrics(self.held_counts, ports.bus)
-        self.ports = replace(ports, store=instrument(ports.store, self.metrics))
+        self.ports = replace(
+            ports,
+            store=instrument(ports.store, self.metrics),
+            ratings=ports.ratings or ratings_of(ports.store),
+        )
         self.config = config
         self.ip_guard = IpGuard(config.per_ip, ports.clock)
         self.hubs: dict[str, RoomHub] = {}

@@ -20,6 +20,7 @@ from codebreakers.server.ops.ipguard import IpLimits
 from codebreakers.server.ops.proxies import TrustedProxies
 from codebreakers.server.ops.settings import DEFAULTS, Settings
 from codebreakers.store.base import Store
+from codebreakers.store.ratings.base import Ratings
 
 # make_bot(game, *, level, lang, seed, seat) -> Bot, from codebreakers.bots.registry
 BotFactory = Callable[..., Bot]
@@ -70,3 +71,6 @@ class Ports:
     make_bot: BotFactory | None = None
     bot_games: frozenset[str] = frozenset()  # the games make_bot has bots for
     clock: Callable[[], float] = field(default=time.time)
+    # Results and ratings over the same database; the node fills it in from `store`
+    # (store/ratings/open.py) unless given one.
+    ratings: Ratings | None = None

@@ -145,10 +145,16 @@ class GameActions:
         self._changed_game()
 
     async def finish(self) -> None:
-        """Record the outcome of the game that ended, and the room's end of it."""
+        """Record the outcome of the game that ended, with its results and ratings (once, in the
+        same transaction: store/ratings), and the room's end of it. Rated: a public room's
+        game, or one the host marked rated (docs/ratings.md)."""
         room = self._room
         runner = room.runner
-        assert runner is not None
-        outcome = room.rules.outcome(runner.state) or {}
-        await room.ports.store.finish_game(runner.game_id, outcome)
+        ratings = room.ports.ratings
+        assert runner is not None and ratings is not None
+        state = runner.state
+        outcome = room.rules.outcome(state) or {}
+        rated = room.data.public or room.data.options.get("rated") is True
+        now = room.ports.clock()
+        await ratings.finish_game(runner.game_id, outcome, room.rules.results(state), rated, now)
         await room.change(lambda data: (document.finish(data), None))

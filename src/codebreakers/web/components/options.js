@@ -32,6 +32,7 @@ export const DEFAULT_OPTIONS = {
   clue_limit_s: null,
   decide_limit_s: null,
   open_spectators: false,
+  rated: false,
 };
 
 function limitText(s) {
@@ -103,6 +104,8 @@ export function DecryptoOptions({ options, onChange, idPrefix = "opt", disabled 
       onChange=${(v) => set({ decide_limit_s: v })} />
     <${Check} id=${id("open")} label=${t("options.open_spectators")} checked=${o.open_spectators} disabled=${disabled}
       onChange=${(v) => set({ open_spectators: v })} />
+    <${Check} id=${id("rated")} label=${t("options.rated")} checked=${o.rated} disabled=${disabled}
+      onChange=${(v) => set({ rated: v })} />
   </div>`;
 }
 
@@ -117,6 +120,7 @@ export function DecryptoOptionsSummary({ options }) {
     [t("options.clue_limit"), limitText(o.clue_limit_s)],
     [t("options.decide_limit"), limitText(o.decide_limit_s)],
     [t("options.open_spectators"), o.open_spectators ? t("options.yes") : t("options.no")],
+    [t("options.rated"), o.rated ? t("options.yes") : t("options.no")],
   ];
   return html`<dl class="options-summary">
     ${items.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}

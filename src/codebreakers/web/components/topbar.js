@@ -12,6 +12,7 @@ import { Icon } from "./common.js";
 export function TopBar({ state, onLang, onTheme, onMute, onRules }) {
   return html`<header class="topbar">
     <a class="brand" href="/" onClick=${(e) => { e.preventDefault(); navigate("/"); }}><${Icon} name="lock-keyhole" /> Codebreakers</a>
+    <a href="/leaderboard" onClick=${(e) => { e.preventDefault(); navigate("/leaderboard"); }}>${t("board.link")}</a>
     ${state.room ? html`<span class="code-tag" title=${t("lobby.code")}>${state.room.code}</span>` : null}
     <button class="ghost" onClick=${onRules} aria-label=${t("rules.open")} title=${t("rules.open")}>?</button>
     <label class="visually-hidden" for="lang-select">${t("top.language")}</label>

@@ -7,7 +7,7 @@
 import { html } from "../../html.js";
 import { t } from "../../i18n.js";
 
-export const MM_DEFAULTS = { preset: "super", rounds: 2, manual_marking: false, open_spectators: false };
+export const MM_DEFAULTS = { preset: "super", rounds: 2, manual_marking: false, open_spectators: false, rated: false };
 const PRESETS = { super: [5, 8, 12], classic: [4, 6, 10] };
 const RANGES = { pegs: [3, 6], colours: [5, 10], rows: [8, 12] };
 const ROUNDS = [2, 4, 6, 8, 10];
@@ -35,7 +35,7 @@ export function MastermindOptions({ options, onChange, idPrefix = "opt", disable
   const s = sizes(o);
   const preset = PRESETS[o.preset];
   const size = preset && preset.join() === [s.pegs, s.colours, s.rows].join() ? o.preset : "custom";
-  const base = { rounds: o.rounds, manual_marking: o.manual_marking, open_spectators: o.open_spectators };
+  const base = { rounds: o.rounds, manual_marking: o.manual_marking, open_spectators: o.open_spectators, rated: o.rated };
   const setSize = (value) =>
     onChange(value === "custom" ? { ...base, preset: null, ...s } : { ...base, preset: value });
   const setNumber = (name) => (v) => onChange({ ...base, preset: null, ...s, [name]: v });
@@ -67,6 +67,11 @@ export function MastermindOptions({ options, onChange, idPrefix = "opt", disable
         onChange=${(e) => onChange({ ...o, open_spectators: e.currentTarget.checked })} />
       <span>${t("options.open_spectators")}</span>
     </label>
+    <label class="check" for=${id("rated")}>
+      <input id=${id("rated")} type="checkbox" checked=${o.rated} disabled=${disabled}
+        onChange=${(e) => onChange({ ...o, rated: e.currentTarget.checked })} />
+      <span>${t("options.rated")}</span>
+    </label>
     <p class="muted small">${t("mm.opt_computer_hint")}</p>
   </div>`;
 }
@@ -80,6 +85,7 @@ export function MastermindOptionsSummary({ options }) {
     [t("mm.opt_rounds"), o.rounds],
     [t("mm.opt_manual"), yes(o.manual_marking)],
     [t("options.open_spectators"), yes(o.open_spectators)],
+    [t("options.rated"), yes(o.rated)],
   ];
   return html`<dl class="options-summary">
     ${items.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}

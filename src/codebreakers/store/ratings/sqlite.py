@@ -1,0 +1,181 @@
+"""The ratings' SQL for SQLite, run on the SQLite store's connections.
+
+A game's end is one write transaction of the store's group committer (BEGIN IMMEDIATE: SQLite's
+one writer), so reading a skill and writing it back can't interleave with another game's end.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import msgspec
+
+from codebreakers import skill
+from codebreakers.games.results import GameResults
+from codebreakers.store.ratings.base import (
+    JSON,
+    BoardRow,
+    ProfileRecord,
+    RatingRow,
+    ResultRow,
+)
+from codebreakers.store.ratings.schema import BOARD_MIN_GAMES
+from codebreakers.store.ratings.settle import Seated, rated_sides, settle
+from codebreakers.store.sqlite import queries
+from codebreakers.store.sqlite.store import SqliteStore
+
+_decode = msgspec.json.Decoder(dict[str, int]).decode
+_RESULT_COLUMNS = (
+    "game_id, seat, profile_id, game, variant, side, result, figures, rated, rating, finished_at"
+)
+
+
+def finish_game(
+    db: sqlite3.Connection,
+    game_id: str,
+    outcome: JSON,
+    results: GameResults | None,
+    rated: bool,
+    now: float,
+) -> bool:
+    queries.finish_game(db, game_id, outcome)
+    if results is None:
+        return False
+    players = [
+        Seated(r[0], r[1], bool(r[2]))
+        for r in db.execute(
+            "SELECT seat, profile_id, human FROM game_players WHERE game_id = ?", (game_id,)
+        )
+    ]
+    sides = rated_sides(results, players, rated)
+    inserted = db.execute(
+        "INSERT INTO settled_games (game_id, rated, at) VALUES (?, ?, ?)"
+        " ON CONFLICT (game_id) DO NOTHING",
+        (game_id, sides is not None, now),
+    )
+    if inserted.rowcount != 1:
+        return False  # settled before: a second finish changes nothing
+    (game,) = db.execute("SELECT game FROM games WHERE id = ?", (game_id,)).fetchone()
+    ids = [p for side in (sides or {}).values() for p in side]
+    skills = {p: skill.Skill() for p in ids}
+    if ids:
+        marks = ", ".join("?" * len(ids))
+        for pid, mu, sigma in db.execute(
+            f"SELECT profile_id, mu, sigma FROM ratings WHERE game = ? AND profile_id IN ({marks})",
+            (game, *ids),
+        ):
+            skills[pid] = skill.Skill(mu, sigma)
+    settled = settle(game_id, game, results, players, sides, skills, now)
+    db.executemany(
+        f"INSERT INTO game_results ({_RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                r.game_id,
+                r.seat,
+                r.profile_id,
+                r.game,
+                r.variant,
+                r.side,
+                r.result,
+                queries.json_text(r.figures),
+                r.rated,
+                r.rating,
+                r.finished_at,
+            )
+            for r in settled.results
+        ],
+    )
+    db.executemany(
+        "INSERT INTO ratings (profile_id, game, mu, sigma, rating, games, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (profile_id, game) DO UPDATE SET"
+        " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,"
+        " games = ratings.games + 1, updated_at = excluded.updated_at",
+        [(p, game, s.mu, s.sigma, s.shown, now) for p, s in settled.skills.items()],
+    )
+    return True
+
+
+def leaderboard(db: sqlite3.Connection, game: str, offset: int, limit: int) -> list[BoardRow]:
+    rows = db.execute(
+        "SELECT r.profile_id, p.name, r.rating, r.games FROM ratings r"
+        " JOIN profiles p ON p.id = r.profile_id"
+        f" WHERE r.game = ? AND r.games >= {BOARD_MIN_GAMES} AND NOT p.hidden"
+        " ORDER BY r.rating DESC, r.profile_id LIMIT ? OFFSET ?",
+        (game, limit, offset),
+    )
+    return [BoardRow(*r) for r in rows]
+
+
+def ratings_of(db: sqlite3.Connection, profile_ids: list[str], game: str) -> dict[str, float]:
+    if not profile_ids:
+        return {}
+    marks = ", ".join("?" * len(profile_ids))
+    rows = db.execute(
+        f"SELECT profile_id, rating FROM ratings WHERE game = ? AND profile_id IN ({marks})",
+        (game, *profile_ids),
+    )
+    return dict(rows.fetchall())
+
+
+def _result(r: tuple[Any, ...]) -> ResultRow:
+    game_id, seat, profile_id, game, variant, side, result, figures, rated, rating, at = r
+    return ResultRow(
+        game_id,
+        seat,
+        profile_id,
+        game,
+        variant,
+        side,
+        result,
+        _decode(figures),
+        bool(rated),
+        rating,
+        at,
+    )
+
+
+def profile_record(db: sqlite3.Connection, profile_id: str) -> ProfileRecord | None:
+    found = db.execute(
+        "SELECT name, created_at, hidden FROM profiles WHERE id = ?", (profile_id,)
+    ).fetchone()
+    if found is None:
+        return None
+    results = db.execute(
+        f"SELECT {_RESULT_COLUMNS} FROM game_results WHERE profile_id = ?"
+        " ORDER BY finished_at DESC, game_id, seat",
+        (profile_id,),
+    )
+    ratings = db.execute(
+        "SELECT game, mu, sigma, rating, games FROM ratings WHERE profile_id = ? ORDER BY game",
+        (profile_id,),
+    )
+    return ProfileRecord(
+        profile_id,
+        found[0],
+        found[1],
+        bool(found[2]),
+        [_result(r) for r in results],
+        [RatingRow(*r) for r in ratings],
+    )
+
+
+class SqliteRatings:
+    """`Ratings` on an open SQLite store."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self._store = store
+
+    async def finish_game(
+        self, game_id: str, outcome: JSON, results: GameResults | None, rated: bool, now: float
+    ) -> bool:
+        return await self._store.write(finish_game, game_id, outcome, results, rated, now)
+
+    async def leaderboard(self, game: str, offset: int, limit: int) -> list[BoardRow]:
+        return await self._store.read(leaderboard, game, offset, limit)
+
+    async def ratings_of(self, profile_ids: list[str], game: str) -> dict[str, float]:
+        return await self._store.read(ratings_of, profile_ids, game)
+
+    async def profile_record(self, profile_id: str) -> ProfileRecord | None:
+        return await self._store.read(profile_record, profile_id)
