@@ -23,7 +23,7 @@ from codebreakers.server.ops.metrics import HeldCounts, Metrics, instrument
 from codebreakers.server.play.bot_seats import BotDriver
 from codebreakers.server.play.retry import Backoff
 from codebreakers.server.play.timers import RoomTimer
-from codebreakers.server.rooms import description, document, model, room_codes
+from codebreakers.server.rooms import description, document, levels, model, room_codes
 from codebreakers.server.rooms.description import Listing
 from codebreakers.server.rooms.hub import RoomHub
 from codebreakers.server.wire.messages import Bye, encode
@@ -147,11 +147,12 @@ class Node:
 
     async def open_rooms(self) -> list[Listing]:
         rows = await self.ports.store.list_rooms(public=True, waiting=True, limit=OPEN_LIMIT)
-        rooms = [(row, model.load(row.data)) for row in rows]
+        rooms = [(row, room) for row in rows if document.free_seats(room := model.load(row.data))]
+        assert self.ports.ratings is not None
+        found = await levels.levels(self.ports.ratings, [room for _, room in rooms])
         return [
-            description.listing(room, row.code, row.created_at)
-            for row, room in rooms
-            if document.free_seats(room)
+            description.listing(room, row.code, row.created_at, levels.around(level))
+            for (row, room), level in zip(rooms, found, strict=True)
         ]
 
     # Changes

@@ -30,7 +30,7 @@ from codebreakers.server.http.routes import (
     client_address,
     error_response,
 )
-from codebreakers.server.rooms import document, model
+from codebreakers.server.rooms import document, levels, model
 from codebreakers.server.rooms.hub import RoomHub
 from codebreakers.server.rooms.model import Room, RoomStatus
 from codebreakers.server.rooms.tokens import token_hash
@@ -40,6 +40,7 @@ JSON = dict[str, Any]
 T = TypeVar("T")
 Lobby = tuple[RoomRow, Room]  # a listed room's row and its document, decoded once
 BOT_LEVEL = "normal"
+LEVEL_STEP = 100  # ratings closer than this are as good a match
 QUICK_GAME = "decrypto"
 
 
@@ -110,19 +111,32 @@ def options_for(node: Node, game: str, lang: str) -> JSON:
     return {"words": lang} if not isinstance(in_lang, Rejection) else {}
 
 
-def closest_to_start(rooms: list[Lobby], game: str, name: str) -> RoomRow | None:
+def closest_to_start(
+    rooms: list[Lobby],
+    game: str,
+    name: str,
+    room_levels: list[float | None],
+    visitor: float | None,
+    now: float,
+) -> RoomRow | None:
     """The waiting public room of `game` with a free seat, where no one goes by the visitor's
-    `name` yet, that needs the fewest players to start; then the one with most seated
-    players; then the oldest."""
-    best: tuple[tuple[int, int, float], RoomRow] | None = None
-    for row, room in rooms:
+    `name` yet, whose players' level (rooms/levels.py) is nearest the `visitor`'s rating, by
+    steps of LEVEL_STEP; then the one that needs the fewest players to start; then the one
+    with most seated players; then the oldest. A room farther from the visitor than its
+    window (which widens the longer it has waited) is passed over: the visitor gets a room of
+    their own instead, which the next visitors near their rating will find."""
+    best: tuple[tuple[int, int, int, float], RoomRow] | None = None
+    for (row, room), level in zip(rooms, room_levels, strict=True):
         if room.game != game or room.status is not RoomStatus.WAITING:
             continue
         if not document.free_seats(room) or not document.name_free(room, name):
             continue
+        gap = levels.distance(level, visitor)
+        if gap > levels.window(now - row.created_at):
+            continue
         seated = {team: sum(p is not None for p in slots) for team, slots in room.seats.items()}
         missing = sum(max(0, lo - seated[team]) for team, (lo, _hi) in room.sizes.items())
-        key = (missing, -sum(seated.values()), row.created_at)
+        key = (int(gap // LEVEL_STEP), missing, -sum(seated.values()), row.created_at)
         if best is None or key < best[0]:
             best = (key, row)
     return best[1] if best else None
@@ -176,6 +190,16 @@ def _bot_in(team: str, index: int) -> Callable[[Room, str], Room]:
 
 def routes(node: Node) -> list[Route]:
     quick_lock = asyncio.Lock()
+    ratings = node.ports.ratings
+    assert ratings is not None
+
+    async def _matching(rooms: list[Lobby], asked: QuickJoin, request: Request) -> RoomRow | None:
+        """The room for this visitor, by their rating (the cookie's profile) and the rooms'."""
+        profile = await identity.profile_of(node.ports.store, request)
+        visitor = await levels.rating_of(ratings, profile.id if profile else None, asked.game)
+        room_levels = await levels.levels(ratings, [room for _, room in rooms])
+        now = node.ports.clock()
+        return closest_to_start(rooms, asked.game, asked.name, room_levels, visitor, now)
 
     async def play_now(request: Request) -> Response:
         try:
@@ -205,7 +229,7 @@ def routes(node: Node) -> list[Route]:
                 rows = await node.ports.store.list_rooms(public=True, waiting=True, limit=50)
                 rooms = [(row, model.load(row.data)) for row in rows if row.game == asked.game]
                 mine = already_seated(rooms, asked.held)
-                found = mine[0] if mine else closest_to_start(rooms, asked.game, asked.name)
+                found = mine[0] if mine else await _matching(rooms, asked, request)
                 hub = await node.hub(found.code) if found is not None else None
                 created = hub is None
                 if hub is None:

@@ -49,6 +49,7 @@ class Listing(msgspec.Struct):
     players: int
     free_seats: int
     created_at: float
+    rating: int | None = None  # the seated players' level, rounded (rooms/levels.py)
 
 
 def public_options(options: JSON) -> JSON:
@@ -100,7 +101,7 @@ def describe(
     )
 
 
-def listing(room: Room, code: str, created_at: float) -> Listing:
+def listing(room: Room, code: str, created_at: float, rating: int | None) -> Listing:
     """A public room's line in the open-tables list."""
     return Listing(
         code=code,
@@ -109,4 +110,5 @@ def listing(room: Room, code: str, created_at: float) -> Listing:
         players=len(room.players),
         free_seats=free_seats(room),
         created_at=created_at,
+        rating=rating,
     )

@@ -118,6 +118,7 @@ function PublicRooms() {
                   <strong>${t(`game.${r.game}`)}</strong>
                   <span class="muted small">${r.options?.words && LANGUAGES[r.options.words] ? LANGUAGES[r.options.words] : ""}</span>
                   <span class="small">${tn("home.players", r.players)} · ${tn("home.free_seats", r.free_seats)}</span>
+                  ${r.rating === null || r.rating === undefined ? null : html`<span class="small">${t("home.around", { rating: new Intl.NumberFormat(document.documentElement.lang).format(r.rating) })}</span>`}
                   <span class="code-tag">${r.code}</span>
                 </a>
               </li>`,
