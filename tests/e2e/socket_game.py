@@ -2,7 +2,8 @@
 browser: for the screens that need a finished game (a replay) without playing one through pages.
 
 White always misdecodes its own transmission and nobody intercepts, so the game ends after
-round 2 with Black the winner. The keywords come from a custom list of animal names and the
+round 2 with Black the winner. Ann writes in her team's chat and in all chat once the game has
+started ("our plan", "nice clues") and in all chat after the end ("gg"). The keywords come from a custom list of animal names and the
 clues are made-up words, none of them part of any interface text, markup or JSON key, so a
 test can look for them in a page.
 """
@@ -106,6 +107,8 @@ def play_finished_game(
     url: str, names: tuple[str, ...] = ("Ann", "Bob", "Cid", "Dee")
 ) -> FinishedGame:
     code, tabs = start_socket_game(url, names)
+    tabs[0].request({"type": "chat", "channel": "team", "text": "our plan"})
+    tabs[0].request({"type": "chat", "channel": "all", "text": "nice clues"})
     by_seat = {tab.you: tab for tab in tabs}
     codes: dict[tuple[int, str], list[int]] = {}
     clues: list[list[str]] = []
@@ -140,6 +143,7 @@ def play_finished_game(
             action = {"type": "lock", "target": "enemy", "code": theirs[1:] + theirs[:1]}
         version = tab.request({"type": "act", "action": action})["version"]
     final = tabs[0].view
+    tabs[0].request({"type": "chat", "channel": "all", "text": "gg"})
     game = FinishedGame(
         code=code,
         game_id=_game_id(url, code),

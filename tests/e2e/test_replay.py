@@ -60,6 +60,14 @@ def test_stepping_through_a_game_as_each_viewpoint(browser: Browser, server_url:
         page.keyboard.press("ArrowLeft")
         step_to(page, 2)
         assert page.url.endswith(f"/g/{game.game_id}?as={ann}&step=2")
+        # Chat as it stood: all chat only (team chat stays with its team), up to the step.
+        page.keyboard.press("Home")
+        step_to(page, 1)
+        expect(page.locator(".chat-all")).not_to_contain_text("nice clues")
+        page.keyboard.press("ArrowRight")
+        step_to(page, 2)
+        expect(page.locator(".chat-all")).to_contain_text("nice clues")
+        expect(page.locator(".chat-all")).not_to_contain_text("gg")
         viewer.shot(FOLDER, "step-2-white")
         # Every step but the last: nothing of Black's keywords on Ann's page.
         for n in range(1, steps):
@@ -77,6 +85,8 @@ def test_stepping_through_a_game_as_each_viewpoint(browser: Browser, server_url:
         html = table_html(page).lower()
         assert all(w.lower() in html for w in black_words)
         expect(page.locator(".outcome")).to_be_visible()
+        expect(page.locator(".chat-all")).to_contain_text("gg")  # said after the end
+        assert "our plan" not in page.content()
         viewer.shot(FOLDER, "end-white")
 
         # A reload (or the shared link) opens the same moment from the same seat.

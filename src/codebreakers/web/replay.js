@@ -12,9 +12,10 @@ const cache = new Map();
 let file = null; // {id, name, text}: the record chosen on this device
 let files = 0;
 
-/** What a replay is known by: its game (or the local file) and the viewpoint. */
+/** What a replay is known by: its game (or the local file) and the viewpoint (the server's
+ * default, a spectator, when the address names none). */
 export function replayKey(gameId, as) {
-  return `${gameId ? `g:${gameId}` : `f:${file ? file.id : ""}`}|${as || ""}`;
+  return `${gameId ? `g:${gameId}` : `f:${file ? file.id : ""}`}|${as || "spectator"}`;
 }
 
 async function errorCode(res) {

@@ -130,8 +130,9 @@ function tableState(data, index) {
     connected: null, // nobody is online in a replay: no connection dot
     team: s.team,
   }));
-  const chat = data.chat
-    .filter((l) => l.at <= step.at)
+  // Lines written up to the step; at the last one, those after the end too ("gg").
+  const shown = index === data.steps.length - 1 ? data.chat : data.chat.filter((l) => l.at <= step.at);
+  const chat = shown
     .map((l) => ({ ...l, player: l.seat, team: l.channel === "team" ? view.you?.team : null }));
   const room = { code: null, game: data.game, status: "replay", options: view.options, players };
   return { view, room, chat, you: null, gameId: null, frozenAt: step.at };
