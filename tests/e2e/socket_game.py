@@ -3,9 +3,9 @@ browser: for the screens that need a finished game (a replay) without playing on
 
 White always misdecodes its own transmission and nobody intercepts, so the game ends after
 round 2 with Black the winner. Ann writes in her team's chat and in all chat once the game has
-started ("our plan", "nice clues") and in all chat after the end ("gg"). The keywords come from a custom list of animal names and the
-clues are made-up words, none of them part of any interface text, markup or JSON key, so a
-test can look for them in a page.
+started ("our plan", "nice clues") and in all chat after the end ("gg"). The keywords come
+from a custom list of animal names and the clues are made-up words, none of them part of any
+interface text, markup or JSON key, so a test can look for them in a page.
 """
 
 from __future__ import annotations
