@@ -3,7 +3,8 @@
 Starts `codebreakers serve` on a free port with a fresh SQLite file, then plays through the
 browser client with Debian's Chromium (the browser tests' drivers, tests/e2e/): a Decrypto game
 of four people on laptops and phones in four interface languages, light and dark, with a
-spectator, played to a keyword-guessing tie-break and its end; a Mastermind match against the
+spectator, played to a keyword-guessing tie-break and its end (then the home page of one of
+them: the game among their games, their profile beside); a Mastermind match against the
 computer; a manual-marking Mastermind row between two people; that Decrypto game's replay. Each
 picture is one screen at 1x, named screen-device-language[-dark].png; the old pictures are
 removed first.
@@ -150,6 +151,10 @@ def decrypto(browser: Browser, url: str, scratch: Path) -> str:
             teams[team][0].page.click(".tiebreak button.primary")
         expect(eve.page.locator(".outcome")).to_be_visible()
         shot(eve, "end-spectator", scroll="#end-title")
+        chris = players[0]  # back on the home page: the game among his, his profile beside
+        chris.page.goto(url)
+        expect(chris.page.locator(".your-games a[href^='/g/']")).to_be_visible()
+        shot(chris, "home-yours", scroll=".your-games")
         href = eve.page.locator("a.replay-link").get_attribute("href") or ""
         return href.split("/g/")[1].split("?")[0]
     finally:
