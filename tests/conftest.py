@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -13,6 +16,18 @@ POSTGRES_URL = os.environ.get(
 )
 REDIS_URL = os.environ.get("CODEBREAKERS_TEST_REDIS", "redis://127.0.0.1:6379/0")
 CHROMIUM = os.environ.get("CODEBREAKERS_CHROMIUM", "/usr/bin/chromium")
+# Which services this run had, for scripts/check_coverage.py: a package whose tests skip for a
+# missing service is reported but not held to the floor.
+SERVICES_FILE = Path(__file__).resolve().parents[1] / "test-artifacts" / "services.json"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller (not each xdist worker) notes which services are up for this run."""
+    if hasattr(config, "workerinput"):
+        return
+    SERVICES_FILE.parent.mkdir(exist_ok=True)
+    found = {"postgres": url_open(POSTGRES_URL), "redis": url_open(REDIS_URL)}
+    SERVICES_FILE.write_text(json.dumps(found) + "\n")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -44,15 +59,21 @@ def port_open(host: str, port: int) -> bool:
         return False
 
 
+def url_open(url: str) -> bool:
+    """Whether something listens where the service URL points."""
+    parts = urlsplit(url)
+    return port_open(parts.hostname or "127.0.0.1", parts.port or 0)
+
+
 @pytest.fixture(scope="session")
 def postgres_url() -> str:
-    require("PostgreSQL", port_open("127.0.0.1", 5432), "nothing listens on 127.0.0.1:5432")
+    require("PostgreSQL", url_open(POSTGRES_URL), f"nothing listens at {POSTGRES_URL}")
     return POSTGRES_URL
 
 
 @pytest.fixture(scope="session")
 def redis_url() -> str:
-    require("Redis", port_open("127.0.0.1", 6379), "nothing listens on 127.0.0.1:6379")
+    require("Redis", url_open(REDIS_URL), f"nothing listens at {REDIS_URL}")
     return REDIS_URL
 
 
