@@ -203,3 +203,26 @@ async def test_a_message_is_decoded_once_into_a_notice_and_a_mistyped_one_is_ski
         assert (stats.received, stats.errors) == (1, 1)
     finally:
         await mailbox.close()
+
+
+async def test_the_log_lines_carry_their_values_as_fields(caplog: pytest.LogCaptureFixture) -> None:
+    """A fixed text and the values as fields (server/ops/logs.py writes them as JSON fields)."""
+    mailbox = Mailbox(BusStats())
+
+    async def failing(message: Notice) -> None:
+        raise RuntimeError("listener bug")
+
+    mailbox.start(failing)
+    try:
+        with caplog.at_level("WARNING", logger="codebreakers.bus.mailbox"):
+            mailbox.put(b"not json")
+            mailbox.put(note("K7Q2XM", 4))
+            await eventually(lambda: len(caplog.records) == 2)
+    finally:
+        await mailbox.close()
+    skipped, failed = caplog.records
+    assert skipped.getMessage() == "bus: ignored a message that isn't a notice"
+    assert skipped.payload == "b'not json'"  # type: ignore[attr-defined]
+    assert failed.getMessage() == "bus: the listener failed"
+    assert (failed.room, failed.room_version) == ("K7Q2XM", 4)  # type: ignore[attr-defined]
+    assert failed.exc_info is not None

@@ -23,6 +23,8 @@ import msgspec
 
 from codebreakers.bus.base import MAX_BYTES, BusStats, Listener, Notice
 
+# Fixed texts, the values as `extra=` fields: server/ops/logs.py writes those as fields of the
+# line (JSON), as it does structlog's bound context, so a search by field finds bus lines too.
 log = logging.getLogger(__name__)
 
 # Lanes at once: enough to overlap the store round trips of several rooms' catch-ups, fewer than
@@ -96,7 +98,9 @@ class Mailbox:
             notice = decode(payload)
         except msgspec.DecodeError:  # not JSON, not an object, or a field of the wrong type
             self._stats.errors += 1
-            log.warning("bus: ignored a message that isn't a notice: %.200r", payload)
+            log.warning(
+                "bus: ignored a message that isn't a notice", extra={"payload": repr(payload[:200])}
+            )
             return
         key = notice.room
         queue = self._queues.get(key)
@@ -148,4 +152,7 @@ class Mailbox:
             await listener(notice)
         except Exception:
             self._stats.errors += 1
-            log.exception("bus: the listener failed on %r", notice)
+            log.exception(
+                "bus: the listener failed",
+                extra={"room": notice.room, "room_version": notice.room_version},
+            )

@@ -27,6 +27,8 @@ from redis.exceptions import RedisError
 from codebreakers.bus.base import BusStats, Listener, Notice
 from codebreakers.bus.mailbox import Mailbox, encode
 
+# Fixed texts, the values as `extra=` fields: server/ops/logs.py writes those as fields of the
+# line (JSON), as it does structlog's bound context, so a search by field finds bus lines too.
 log = logging.getLogger(__name__)
 
 CHANNEL = "codebreakers:rooms"
@@ -94,7 +96,10 @@ class RedisBus:
         try:
             self._outbox.put_nowait(payload)
         except asyncio.QueueFull:
-            log.warning("bus: %d messages wait for Redis; dropped one", self._outbox.qsize())
+            log.warning(
+                "bus: the outbox to Redis is full; dropped one",
+                extra={"queued": self._outbox.qsize()},
+            )
             self._deliver_here_only(payload)
 
     async def close(self) -> None:
@@ -133,7 +138,10 @@ class RedisBus:
                         pipe.publish(self._channel, payload)
                     await pipe.execute()
             except (RedisError, OSError) as exc:
-                log.warning("bus: publishing to Redis fails (%s); only this node hears", exc)
+                log.warning(
+                    "bus: publishing to Redis fails; only this node hears",
+                    extra={"error": repr(exc)},
+                )
                 self._publish_failing = True
                 for payload in batch:
                     self._deliver_here_only(payload)
@@ -169,7 +177,10 @@ class RedisBus:
             except (RedisError, OSError) as exc:
                 was_healthy = self._healthy
                 if was_healthy or not self._first_attempt.is_set():
-                    log.warning("bus: lost the Redis subscription (%s); reconnecting", exc)
+                    log.warning(
+                        "bus: lost the Redis subscription; reconnecting",
+                        extra={"error": repr(exc)},
+                    )
             finally:
                 self._healthy = False
             self._first_attempt.set()
@@ -198,7 +209,7 @@ class RedisBus:
                 if item["type"] == "subscribe":
                     self._healthy = True
                     self._first_attempt.set()
-                    log.info("bus: subscribed to Redis channel %s", self._channel)
+                    log.info("bus: subscribed to Redis", extra={"channel": self._channel})
                 elif item["type"] == "message":
                     self._mailbox.put(item["data"])
         finally:
