@@ -11,7 +11,15 @@ from starlette.websockets import WebSocketDisconnect
 
 from codebreakers.cli import build_parser
 from codebreakers.server.errors import Refused
-from codebreakers.server.ops.ipguard import DEFAULT, OFF, SWEEP_EVERY, IpGuard, IpLimits, ip_limits
+from codebreakers.server.ops.config import PER_IP
+from codebreakers.server.ops.ipguard import (
+    OFF,
+    ROOM_BURST,
+    SWEEP_EVERY,
+    IpGuard,
+    IpLimits,
+    ip_limits,
+)
 
 
 class Clock:
@@ -77,7 +85,7 @@ def test_off_limits_nothing() -> None:
 
 def test_idle_addresses_are_forgotten_and_busy_ones_kept() -> None:
     clock = Clock()
-    guard = IpGuard(DEFAULT, clock)
+    guard = IpGuard(PER_IP, clock)
     guard.admit("holder")  # keeps a socket open: never forgotten
     guard.frame("recent")
     clock.now += 3600
@@ -92,14 +100,15 @@ def test_idle_addresses_are_forgotten_and_busy_ones_kept() -> None:
 
 def test_serve_options_and_environment_set_the_limits(monkeypatch) -> None:
     args = build_parser().parse_args(["serve"])
-    assert ip_limits(args.per_ip_sockets, args.per_ip_frames_per_s, args.per_ip_rooms_per_min) == (
-        DEFAULT
+    assert (
+        ip_limits(args.per_ip_sockets, args.per_ip_frames_per_s, args.per_ip_rooms_per_min)
+        == PER_IP
     )
     monkeypatch.setenv("CODEBREAKERS_PER_IP_SOCKETS", "0")
     args = build_parser().parse_args(["serve", "--per-ip-frames-per-s", "0"])
     limits = ip_limits(args.per_ip_sockets, args.per_ip_frames_per_s, args.per_ip_rooms_per_min)
     assert limits.sockets == limits.connect_burst == limits.frame_burst == 0
-    assert limits.room_burst == DEFAULT.room_burst
+    assert limits.room_burst == ROOM_BURST
 
 
 TIGHT = IpLimits(

@@ -244,7 +244,11 @@ def test_settings_travel_through_the_environment_unchanged() -> None:
 
 def test_the_node_s_defaults_are_the_settings_defaults() -> None:
     assert ServerConfig.from_settings(DEFAULTS) == ServerConfig()
-    assert ServerConfig().per_ip == ipguard.DEFAULT == DEFAULTS.ip_limits()
+    assert ServerConfig().per_ip == DEFAULTS.ip_limits()
+    # The settings' three numbers shaped into buckets: 64 sockets (and 64 new ones at once, then
+    # 4 a second), 60 frames a second after 300, 12 rooms a minute after 20, and with the rooms'
+    # setting 60 first-visit profiles at once, then one a second.
+    assert DEFAULTS.ip_limits() == ipguard.IpLimits(64, 64, 4, 300, 60, 20, 0.2, 60, 1)
     config = ServerConfig.from_settings(parsed("--bot-delay", "0", "--metrics-port", "9100"))
     assert (config.bot_delay_s, config.metrics_port) == (0.0, 9100)
     # The load generators' and campaigns' environment turns every per-address limit off.

@@ -38,7 +38,7 @@ from codebreakers.campaigns import report
 from codebreakers.campaigns.client import Tab
 from codebreakers.campaigns.killable_nodes import Cluster, cluster
 from codebreakers.campaigns.slow import trickled_frame, trickled_handshake
-from codebreakers.server.ops.ipguard import DEFAULT as PER_IP
+from codebreakers.server.ops.config import PER_IP
 from codebreakers.server.wire.protocols import FRAME_TIMEOUT_S, HEAD_TIMEOUT_S
 
 JSON = dict[str, Any]

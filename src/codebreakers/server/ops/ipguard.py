@@ -22,24 +22,33 @@ from codebreakers.server.ops.ratelimit import Bucket
 SWEEP_EVERY = 1024  # new addresses between sweeps of idle ones
 
 
+# How `ip_limits` shapes the three settings into buckets (fixed, not settings of their own).
+CONNECTS_PER_S = 4.0  # new sockets per second once the burst (the socket cap) is spent
+FRAME_BURST_S = 5  # seconds' worth of frames an address may send at once
+ROOM_BURST = 20.0  # rooms made at once before the per-minute rate holds
+# Profiles made by first visits without a known cookie: a classroom behind one NAT arriving
+# together fits in the burst, then one a second.
+PROFILE_BURST = 60.0
+PROFILES_PER_S = 1.0
+
+
 @dataclass(frozen=True, slots=True)
 class IpLimits:
-    """Per-address allowances; 0 turns a limit off."""
+    """Per-address allowances; 0 turns a limit off, and a limit not given is off.
 
-    sockets: int = 64  # open at once (a classroom or a party behind one NAT fits)
-    connect_burst: float = 64.0  # new sockets at once ...
-    connects_per_s: float = 4.0  # ... then per second
-    frame_burst: float = 300.0  # frames from all the address's sockets at once ...
-    frames_per_s: float = 60.0  # ... then per second
-    room_burst: float = 20.0  # rooms made over HTTP (create, play now, quick join) at once ...
-    rooms_per_s: float = 0.2  # ... then per second (one every 5 s)
-    # Profiles made by first visits (GET /api/me without a known cookie) at once: a classroom
-    # behind one NAT arriving together fits ...
-    profile_burst: float = 60.0
-    profiles_per_s: float = 1.0  # ... then per second
+    The defaults `codebreakers serve` uses are the settings' (server/ops/settings.py,
+    `Settings().ip_limits()`), the one place they are written.
+    """
 
-
-DEFAULT = IpLimits()
+    sockets: int = 0  # open at once
+    connect_burst: float = 0.0  # new sockets at once ...
+    connects_per_s: float = 0.0  # ... then per second
+    frame_burst: float = 0.0  # frames from all the address's sockets at once ...
+    frames_per_s: float = 0.0  # ... then per second
+    room_burst: float = 0.0  # rooms made over HTTP (create, play now, quick join) at once ...
+    rooms_per_s: float = 0.0  # ... then per second
+    profile_burst: float = 0.0  # profiles made by first visits (GET /api/me) at once ...
+    profiles_per_s: float = 0.0  # ... then per second
 
 
 def ip_limits(sockets: int, frames_per_s: float, rooms_per_min: float) -> IpLimits:
@@ -47,18 +56,18 @@ def ip_limits(sockets: int, frames_per_s: float, rooms_per_min: float) -> IpLimi
     return IpLimits(
         sockets=sockets,
         connect_burst=sockets,
-        connects_per_s=DEFAULT.connects_per_s if sockets else 0,
-        frame_burst=5 * frames_per_s,
+        connects_per_s=CONNECTS_PER_S if sockets else 0,
+        frame_burst=FRAME_BURST_S * frames_per_s,
         frames_per_s=frames_per_s,
-        room_burst=DEFAULT.room_burst if rooms_per_min else 0,
+        room_burst=ROOM_BURST if rooms_per_min else 0,
         rooms_per_s=rooms_per_min / 60,
         # Made with the rooms' setting: a load generator turning that off makes profiles too.
-        profile_burst=DEFAULT.profile_burst if rooms_per_min else 0,
-        profiles_per_s=DEFAULT.profiles_per_s if rooms_per_min else 0,
+        profile_burst=PROFILE_BURST if rooms_per_min else 0,
+        profiles_per_s=PROFILES_PER_S if rooms_per_min else 0,
     )
 
 
-OFF = IpLimits(0, 0, 0, 0, 0, 0, 0, 0, 0)
+OFF = IpLimits()
 # `codebreakers serve`'s environment for OFF: load generators and campaigns run every player
 # from 127.0.0.1 (the abuse campaign keeps the limits, since it measures them).
 OFF_ENV = {
