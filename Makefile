@@ -44,13 +44,15 @@ browser:
 # The non-browser run measures line and branch coverage (pyproject.toml, [tool.coverage.*]);
 # scripts/check_coverage.py prints it per package and holds the floor, on a whole run only.
 COV_ARGS := --cov --cov-report=term-missing:skip-covered --cov-report=json
+# Each run names its slowest tests, so a CI log says where the time went (docs/testing.md).
+DURATIONS := --durations=25
 
 test: $(TEST_STAMP) browser
 	$(BIN)/lint-imports
 	mkdir -p test-artifacts
-	$(BIN)/python -m pytest -n 2 -m "not browser" $(COV_ARGS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 -m "not browser" $(COV_ARGS) $(DURATIONS) $(PYTEST_ARGS)
 	$(if $(PYTEST_ARGS),,$(BIN)/python scripts/check_coverage.py)
-	$(BIN)/python -m pytest -n 2 -m browser $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 -m browser $(DURATIONS) $(PYTEST_ARGS)
 
 check: $(TEST_STAMP)
 	$(BIN)/ruff format --check src tests scripts
