@@ -109,6 +109,12 @@ def _bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--db", default=None)
     p.add_argument("--redis", default=None)
     p.add_argument("--nodes", type=int, default=1)
+    p.add_argument(
+        "--server-src",
+        default=None,
+        help="run the servers from this src folder (another commit's checkout); "
+        "the load generator stays this one",
+    )
     p.add_argument("--json", action="store_true")
 
 

@@ -8,10 +8,15 @@ consistent with what it did.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+import codebreakers
+from codebreakers.bench.servers import _command, _has_metrics_port
 
 KEYS = {
     "players_connected",
@@ -100,6 +105,23 @@ def test_decrypto_mode_with_the_picows_client() -> None:
     assert report["latency_ms_by_kind"]["transmit"]["count"] > 0
 
 
+@pytest.mark.slow  # a server and a load generator start: 10-20 s
+def test_servers_run_from_the_src_folder_given() -> None:
+    # --server-src runs the servers from another checkout (here this one's own src, found
+    # by path): the same game, played and reported as without it.
+    src = Path(codebreakers.__file__).resolve().parents[1]
+    report = bench("--server-src", str(src))
+    check_report(report, pushes_per_action=6)
+    assert report["mode"] == "decrypto"
+    assert report["server_gc"]["young_passes"] > 0  # read from the node's own metrics port
+
+
+def test_a_serve_without_a_metrics_port_is_started_without_the_option() -> None:
+    assert _has_metrics_port({**os.environ})  # this checkout's serve takes it
+    assert "--metrics-port" in _command(False, "uvicorn", 8000, 9100)
+    assert "--metrics-port" not in _command(False, "uvicorn", 8000, None)
+
+
 def test_picows_serves_the_bare_endpoint_only() -> None:
     cmd = [sys.executable, "-m", "codebreakers.cli", "bench", "--server", "picows", "--json"]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
@@ -129,5 +151,8 @@ def test_both_placements_over_two_nodes(postgres_url: str, redis_url: str) -> No
         assert pg["processes"] >= 2 and pg["cpu"] >= 0
         assert pg["wal_bytes_per_s"] > 0  # the actions were written
         assert run["server_cpu_ms_per_action"] > 0
+        bus = run["redis"]  # Redis's own counters: every action's notices reach both nodes
+        # (and any other node on the machine's shared Redis: its channel is every node's)
+        assert bus["subscribers"] >= 2 and bus["publishes_per_s"] > 0 and bus["cpu"] >= 0
     assert runs["split"]["tables_spanning_nodes"] == 4  # every table of 6 sits on both nodes
     assert runs["tables"]["tables_spanning_nodes"] == 0  # each table on one node

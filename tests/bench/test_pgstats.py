@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from codebreakers.bench.pgstats import _ours, local_postgres
+from urllib.parse import urlsplit
+
+from codebreakers.bench.pgstats import (
+    DEFAULT_PORT,
+    _listening_ports,
+    _ours,
+    _postmasters,
+    local_postgres,
+)
 
 
 def test_only_a_postgresql_on_this_machine_is_measured() -> None:
@@ -29,3 +37,11 @@ def test_backends_of_other_databases_are_left_out() -> None:
     assert not _ours(prefix, "cb_bench_1")  # a name that only starts like ours
     assert _ours("postgres: 15/main: walwriter", "cb_bench_1")  # the server's own processes
     assert _ours("postgres: 15/main: checkpointer", "cb_bench_1")
+
+
+def test_the_server_listening_on_the_urls_port_is_the_one_measured(postgres_url: str) -> None:
+    port = urlsplit(postgres_url).port or DEFAULT_PORT
+    masters = _postmasters(port)
+    assert len(masters) == 1 and port in _listening_ports(masters[0])
+    # a port nothing listens on: every PostgreSQL of the machine, as before
+    assert len(_postmasters(1)) >= 1

@@ -20,7 +20,7 @@ from typing import IO, Any, Protocol
 
 import psutil
 
-from codebreakers.bench import collector, pgstats
+from codebreakers.bench import collector, pgstats, redisstats
 from codebreakers.bench.servers import (
     CpuSample,
     ServerSet,
@@ -123,6 +123,7 @@ def _measure(
             peak.start()
         pg = pgstats.local_postgres(args.db)
         pg0 = pgstats.sample(*pg) if pg else None
+        rd0 = redisstats.sample(args.redis) if args.redis else None
         cpu0, machine0, t0 = (
             servers.cpu_sample() if servers else None,
             psutil.cpu_times(),
@@ -137,6 +138,7 @@ def _measure(
             time.monotonic(),
         )
         pg1 = pgstats.sample(*pg) if pg else None
+        rd1 = redisstats.sample(args.redis) if args.redis else None
         gc1 = collector.young_passes(scraped) if scraped else None
         if peak:
             peak.halt.set()
@@ -167,6 +169,8 @@ def _measure(
         report["postgres"] = pgstats.window_report(
             pg[0], pg0, pg1, t1 - t0, report["actions_per_s"]
         )
+    if rd0 and rd1:
+        report["redis"] = redisstats.window_report(rd0, rd1, t1 - t0, report["actions_per_s"])
     return report
 
 
@@ -205,6 +209,7 @@ def _run_once(args: argparse.Namespace) -> dict[str, Any]:
             redis=args.redis,
             workdir=Path(tmp),
             push_bytes=args.push_bytes,
+            server_src=Path(args.server_src) if args.server_src else None,
         )
         try:
             return _measure(args, servers.urls, servers)

@@ -2,7 +2,8 @@
 
 The capacity model of issue 21 needs a database's CPU per action beside a node's, which the
 server's process tree does not include. Sampled like the servers' CPU (psutil, before and after
-the window), on a PostgreSQL on this machine:
+the window), on the PostgreSQL on this machine that listens on the URL's port (another one
+beside it, serving other work, is left out):
 
 - the backends connected to the benchmark's database (their command line names it), and
 - the server's own processes (WAL writer, checkpointer, background writer, autovacuum...):
@@ -23,6 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psutil
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", ""}
+DEFAULT_PORT = 5432
 
 
 def local_postgres(db: str | None) -> tuple[str, str] | None:
@@ -35,7 +37,9 @@ def local_postgres(db: str | None) -> tuple[str, str] | None:
     return urlunsplit(parts._replace(scheme="postgresql")), parts.path.lstrip("/")
 
 
-def _postmasters() -> list[psutil.Process]:
+def _postmasters(port: int) -> list[psutil.Process]:
+    """The PostgreSQL server listening on `port` (another PostgreSQL on this machine, serving
+    other work, is left out), or every one when none is seen listening on it."""
     found = []
     for proc in psutil.process_iter(["name"]):
         try:
@@ -43,7 +47,16 @@ def _postmasters() -> list[psutil.Process]:
                 found.append(proc)
         except (psutil.Error, AttributeError):
             continue
-    return found
+    listening = [master for master in found if port in _listening_ports(master)]
+    return listening or found
+
+
+def _listening_ports(proc: psutil.Process) -> set[int]:
+    try:
+        conns = proc.net_connections(kind="inet")
+    except psutil.Error:
+        return set()
+    return {c.laddr.port for c in conns if c.status == psutil.CONN_LISTEN}
 
 
 def _ours(cmdline: str, database: str) -> bool:
@@ -58,9 +71,9 @@ class PgSample:
     wal_lsn: str | None
 
 
-def _cpu(database: str) -> dict[int, float]:
+def _cpu(database: str, port: int) -> dict[int, float]:
     seen: dict[int, float] = {}
-    for master in _postmasters():
+    for master in _postmasters(port):
         for proc in [master, *master.children()]:
             try:
                 cmdline = " ".join(proc.cmdline())
@@ -90,7 +103,7 @@ def _wal_lsn(url: str) -> str | None:
 
 
 def sample(url: str, database: str) -> PgSample:
-    return PgSample(_cpu(database), _wal_lsn(url))
+    return PgSample(_cpu(database, urlsplit(url).port or DEFAULT_PORT), _wal_lsn(url))
 
 
 def window_report(

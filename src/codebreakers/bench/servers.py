@@ -122,9 +122,10 @@ class ServerSet:
         return "\n".join(out)
 
 
-def _command(bare: bool, server: str, port: int, metrics_port: int) -> list[str]:
+def _command(bare: bool, server: str, port: int, metrics_port: int | None) -> list[str]:
     """The bare endpoint (under uvicorn or granian, or on picows), or the game through
-    `codebreakers serve` (its /metrics on a port of its own)."""
+    `codebreakers serve` (its /metrics on a port of its own, unless `metrics_port` is None: a
+    serve from before that port, whose /metrics is on the game's port)."""
     if bare and server == "picows":  # the same endpoint on picows: no ASGI server under it
         where = ["--host", "127.0.0.1", "--port", str(port)]
         return [sys.executable, "-m", "codebreakers.bench.bare_picows", *where]
@@ -134,7 +135,20 @@ def _command(bare: bool, server: str, port: int, metrics_port: int) -> list[str]
     if bare:
         return [sys.executable, "-m", "codebreakers.bench.asgi", "codebreakers.bench.bare:app", *at]
     cli = [sys.executable, "-m", "codebreakers.cli", "serve", *at, "--log-level", "warning"]
-    return [*cli, "--metrics-port", str(metrics_port)]
+    return cli if metrics_port is None else [*cli, "--metrics-port", str(metrics_port)]
+
+
+def _has_metrics_port(env: dict[str, str]) -> bool:
+    """Whether the serve that `env` imports takes --metrics-port (older commits served /metrics
+    on the game's port)."""
+    usage = subprocess.run(
+        [sys.executable, "-m", "codebreakers.cli", "serve", "--help"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return "--metrics-port" in usage
 
 
 def start_servers(
@@ -146,9 +160,12 @@ def start_servers(
     redis: str | None,
     workdir: Path,
     push_bytes: int | None = None,
+    server_src: Path | None = None,
 ) -> ServerSet:
     """Start `nodes` servers and wait until each answers HTTP (`push_bytes`: the bare
-    endpoint's text size, when not its default)."""
+    endpoint's text size, when not its default; `server_src`: the `src` folder of another
+    checkout to run the servers from, for example an older commit's, while this checkout's
+    load generator drives them)."""
     if db is None and not bare:
         db = f"sqlite:///{workdir / 'bench.db'}"
     ports = [free_port() for _ in range(nodes)]
@@ -164,13 +181,18 @@ def start_servers(
         env["CODEBREAKERS_REDIS"] = redis
     if push_bytes is not None:
         env[bare_endpoint.SIZE_ENV] = str(push_bytes)
+    if server_src is not None:
+        env["PYTHONPATH"] = str(server_src.resolve())
+        if not bare and not _has_metrics_port(env):
+            servers.metrics_urls = list(servers.urls)
+    own_metrics = servers.metrics_urls != servers.urls
     for n, (port, metrics_port) in enumerate(zip(ports, metrics_ports, strict=True)):
         log = workdir / f"server-{n}.log"
         servers.logs.append(log)
         with log.open("wb") as out:
             servers.procs.append(
                 subprocess.Popen(
-                    _command(bare, server, port, metrics_port),
+                    _command(bare, server, port, metrics_port if own_metrics else None),
                     stdin=subprocess.DEVNULL,
                     stdout=out,
                     stderr=subprocess.STDOUT,
