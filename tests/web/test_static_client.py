@@ -70,10 +70,26 @@ def test_user_text_is_never_set_as_html() -> None:
         assert "innerHTML" not in text and "dangerouslySetInnerHTML" not in text, path.name
 
 
+# Modules only the replay screen uses, loaded when it opens (app.js's import()), so that a
+# table's first load does not carry them (docs/performance.md, "Browser client first load").
+ON_DEMAND = {"components/replay.js", "replay.js"}
+
+
 def test_index_preloads_every_module() -> None:
     """No build step means many small modules; preloading them all from the page lets the
     browser fetch them in parallel rather than one level of imports after another."""
     page = (WEB / "index.html").read_text(encoding="utf-8")
     preloaded = set(re.findall(r'rel="modulepreload" href="/static/([^"]+)"', page))
     modules = {p.relative_to(WEB).as_posix() for p in WEB.rglob("*.js")} - {"app.js"}
-    assert preloaded == modules
+    assert preloaded == modules - ON_DEMAND
+
+
+def test_on_demand_modules_are_imported_only_on_demand() -> None:
+    app = (WEB / "app.js").read_text(encoding="utf-8")
+    assert 'import("./components/replay.js")' in app
+    for path in WEB.rglob("*.js"):
+        if path.name == "replay.js" and path.parent.name == "components":
+            continue  # it imports the replay's data module, both on demand
+        text = path.read_text(encoding="utf-8")
+        for name in ON_DEMAND:
+            assert not re.search(rf'from "[./]*{re.escape(name)}"', text), (path, name)

@@ -16,7 +16,6 @@ import { TopBar } from "./components/topbar.js";
 import { ConnectionBanner } from "./components/banner.js";
 import { Home } from "./components/home.js";
 import { Room } from "./components/room.js";
-import { Replay } from "./components/replay.js";
 import { Leaderboard } from "./components/leaderboard.js";
 import { Profile } from "./components/profile.js";
 import { RulesDialog } from "./components/rules.js";
@@ -42,10 +41,21 @@ function toggleMute() {
   update({ muted });
 }
 
+// The replay screen is loaded when first opened (docs/replays.md): a table never needs it.
+let Replay = null;
+function replayScreen(state) {
+  if (Replay) return html`<${Replay} state=${state} />`;
+  import("./components/replay.js").then((m) => {
+    Replay = m.Replay;
+    update({});
+  });
+  return html`<p class="muted center-card" role="status">${t("replay.loading")}</p>`;
+}
+
 function screen(state) {
   const route = state.route;
   if (route.name === "room") return html`<${Room} state=${state} />`;
-  if (route.name === "replay") return html`<${Replay} state=${state} />`;
+  if (route.name === "replay") return replayScreen(state);
   if (route.name === "leaderboard") return html`<${Leaderboard} route=${route} />`;
   if (route.name === "profile") return html`<${Profile} route=${route} />`;
   return html`<${Home} me=${state.me} lang=${state.lang} />`;
