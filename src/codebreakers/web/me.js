@@ -4,7 +4,7 @@
  * language and hidden are changed with `PATCH /api/me`, the browser signed out, and a passkey
  * registered or used to sign in, through the browser's WebAuthn JSON helpers.
  */
-import { update } from "./store.js";
+import { getState, update } from "./store.js";
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
 
@@ -36,6 +36,23 @@ async function call(path, method = "GET", body = undefined) {
 export async function loadMe() {
   const me = await call("/api/me");
   update({ me });
+  return me;
+}
+
+const NAMED_KEY = "cb.profile.named"; // set once the player named the profile in its card
+
+/** The name typed to play becomes the profile's (its default, "Player 1234", says nothing),
+ * until the player names the profile itself in the profile card. */
+export function adoptName(name) {
+  const me = getState().me;
+  if (!me || !name || me.name === name || localStorage.getItem(NAMED_KEY)) return;
+  changeMe({ name }).catch(() => {}); // a name the profile refuses keeps the one it has
+}
+
+/** The player's own choice of name, in the profile card: kept from then on. */
+export async function nameMe(name) {
+  const me = await changeMe({ name });
+  localStorage.setItem(NAMED_KEY, "1");
   return me;
 }
 

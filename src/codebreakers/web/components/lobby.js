@@ -5,6 +5,7 @@
 import { html, useEffect, useRef, useState } from "../html.js";
 import { t } from "../i18n.js";
 import { send } from "../net.js";
+import { adoptName } from "../me.js";
 import { navigate } from "../router.js";
 import { toast } from "../store.js";
 import { gameUi } from "../games.js";
@@ -57,6 +58,7 @@ export function JoinForm({ label, code, canWatch }) {
   async function join(clean, watch = false) {
     setBusy(true);
     localStorage.setItem(NAME_KEY, clean);
+    adoptName(clean);
     await send("join", watch ? { name: clean, watch } : { name: clean });
     setBusy(false);
   }

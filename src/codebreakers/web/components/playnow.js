@@ -11,6 +11,7 @@ import { html, useEffect, useState } from "../html.js";
 import { t, errorText } from "../i18n.js";
 import { navigate } from "../router.js";
 import { heldSeats, send } from "../net.js";
+import { adoptName } from "../me.js";
 import { toast } from "../store.js";
 import { Icon } from "./common.js";
 
@@ -50,7 +51,10 @@ export function QuickStart() {
   }
   async function go(path, body) {
     const clean = name.trim() || t("playnow.guest");
-    if (name.trim()) localStorage.setItem(NAME_KEY, clean);
+    if (name.trim()) {
+      localStorage.setItem(NAME_KEY, clean);
+      adoptName(clean);
+    }
     setBusy(true);
     try {
       enter(await post(path, { name: clean, lang: document.documentElement.lang, ...body }));

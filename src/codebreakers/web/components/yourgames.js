@@ -9,7 +9,7 @@ import { t, errorText } from "../i18n.js";
 import { toast } from "../store.js";
 import { enterRoom } from "./lobby.js";
 import {
-  addPasskey, changeMe, myGames, passkeysSupported, signInWithPasskey, signOut,
+  addPasskey, changeMe, myGames, nameMe, passkeysSupported, signInWithPasskey, signOut,
 } from "../me.js";
 
 function when(seconds, lang) {
@@ -74,7 +74,7 @@ export function ProfileCard({ me }) {
       setBusy(false);
     }
   }
-  const save = (e) => { e.preventDefault(); run(() => changeMe({ name }), "me.saved"); };
+  const save = (e) => { e.preventDefault(); run(() => nameMe(name), "me.saved"); };
   const leave = () => { if (confirm(t(me.passkeys ? "me.sign_out_confirm_secured" : "me.sign_out_confirm"))) run(signOut); };
   const can = passkeysSupported();
   return html`<section class="card profile-card" aria-labelledby="me-title">
