@@ -54,8 +54,13 @@ from codebreakers.games.decrypto.words.folding import fold
 
 NATURALNESS = 0.1
 # Per grade of an association: a person reads a grade-3 association ("keys" for piano) at
-# once, a grade-1 one ("lid") takes a good player.
-GRADE_WEIGHT = 0.06
+# once, a grade-1 one ("lid") takes a good player. At 0.06 the hard level's plain weight of 8
+# outweighed the grade, so the choice followed USE's reading of single words: 38% of the hard
+# Korean clues were grade 1, in round 1 too, where no interception threatens. At 0.15 grade 3
+# holds about half of the hard clues (en 53%, ru 49%; ko 35%, was 27%); the independent
+# readers move within their noise, the English ones down 3-4 points, the others up 2-4, and
+# the baseline's interceptions do not rise (docs/bots.md, "Grade against plain reading").
+GRADE_WEIGHT = 0.15
 # Per Zipf unit (10x more frequent) of a vocabulary word: "snow" reads faster than "perennial".
 FAMILIARITY = 0.02
 # A vocabulary word ranks below every association: it is what embeddings say, not people.
