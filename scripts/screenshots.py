@@ -12,6 +12,8 @@ removed first.
 Usage: .venv/bin/python scripts/screenshots.py   (takes a minute or two)
        .venv/bin/python scripts/screenshots.py replay   (the replay pictures alone, of a game
        played over sockets: the other pictures are kept)
+       .venv/bin/python scripts/screenshots.py ratings   (a profile and the leaderboard alone,
+       after five rated games played over sockets)
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import httpx
 from playwright.sync_api import Browser, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -232,9 +235,48 @@ def replay(browser: Browser, url: str, game_id: str) -> None:
         phone.context.close()
 
 
+def ratings(browser: Browser, url: str) -> None:
+    """Four browsers with profiles play five public (rated) games over sockets: one player's
+    profile on a laptop, the leaderboard on a phone."""
+    people = []
+    for _ in range(4):
+        answer = httpx.get(f"{url}/api/me")
+        people.append((answer.json()["profile_id"], answer.cookies["cb_id"]))
+    for _ in range(5):
+        play_finished_game(url, identities=tuple(s for _, s in people), public=True)
+    viewer = open_player(browser, "Viewer", DESKTOP)
+    try:
+        viewer.page.goto(f"{url}/u/{people[1][0]}")
+        expect(viewer.page.locator(".rating-chart")).to_be_visible()
+        shot(viewer, "profile")
+    finally:
+        viewer.context.close()
+    phone = open_player(browser, "Jiwoo", PHONE)
+    try:
+        phone.page.goto(f"{url}/leaderboard")
+        expect(phone.page.locator(".board-table tbody tr")).to_have_count(4)
+        shot(phone, "leaderboard")
+    finally:
+        phone.context.close()
+
+
 def main() -> None:
     only_replay = sys.argv[1:] == ["replay"]
+    only_ratings = sys.argv[1:] == ["ratings"]
     OUT.mkdir(parents=True, exist_ok=True)
+    if only_ratings:
+        with tempfile.TemporaryDirectory() as tmp:
+            server = ServerProcess(Path(tmp))
+            server.start()
+            try:
+                with sync_playwright() as pw:
+                    browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                    expect.set_options(timeout=TIMEOUT_MS)
+                    ratings(browser, server.url)
+                    browser.close()
+            finally:
+                server.stop()
+        return
     for old in [] if only_replay else OUT.glob("*.png"):
         old.unlink()
     with tempfile.TemporaryDirectory() as tmp:
@@ -250,6 +292,8 @@ def main() -> None:
                     game_id = decrypto(browser, server.url, Path(tmp))
                     mastermind(browser, server.url, Path(tmp))
                 replay(browser, server.url, game_id)
+                if not only_replay:
+                    ratings(browser, server.url)
                 browser.close()
         finally:
             server.stop()

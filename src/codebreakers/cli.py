@@ -118,6 +118,15 @@ def _bench_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--json", action="store_true")
 
 
+def _bench_ratings_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("bench-ratings", help="fill a database, time leaderboards and profiles")
+    p.add_argument("--profiles", type=int, default=10_000)
+    p.add_argument("--games", type=int, default=100_000)
+    p.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="one line of JSON")
+
+
 CAMPAIGNS = ("crash", "network", "fuzz", "leaks", "abuse", "upgrade")
 
 
@@ -148,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true")
     _bot_parser(sub)
     _bench_parser(sub)
+    _bench_ratings_parser(sub)
     _campaign_parser(sub)
     return parser
 
@@ -207,6 +217,10 @@ def _run(args: argparse.Namespace) -> int:
         from codebreakers.bots.cli import run as run_bot
 
         return run_bot(args)
+    if args.command == "bench-ratings":
+        from codebreakers.bench.ratings_bench import run as run_ratings_bench
+
+        return run_ratings_bench(args)
     if args.command == "campaign":
         from importlib import import_module
 

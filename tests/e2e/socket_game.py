@@ -50,9 +50,16 @@ ANIMALS = [
 class Tab:
     """One player's socket: the latest view, and every frame it got."""
 
-    def __init__(self, url: str, code: str, name: str) -> None:
+    def __init__(self, url: str, code: str, name: str, identity: str | None = None) -> None:
+        """`identity`: the secret of a browser's identity cookie (docs/identity.md), if any."""
         ws_url = url.replace("http", "ws", 1) + "/ws"
-        self.ws: ClientConnection = connect(ws_url, origin=url, legacy=True)  # type: ignore[arg-type]
+        cookie = {"Cookie": f"cb_id={identity}"} if identity else None
+        self.ws: ClientConnection = connect(
+            ws_url,
+            origin=url,  # type: ignore[arg-type]
+            legacy=True,
+            additional_headers=cookie,
+        )
         self.view: dict[str, Any] | None = None
         self.version = -1
         self.send({"type": "hello", "room": code})
@@ -93,20 +100,27 @@ class FinishedGame:
     clues: list[list[str]] = field(default_factory=list)  # every transmission, in order
 
 
-def start_socket_game(url: str, names: tuple[str, ...]) -> tuple[str, list[Tab]]:
-    """A new room with a tab per name, seated, its game started by the first."""
+def start_socket_game(
+    url: str, names: tuple[str, ...], identities: tuple[str, ...] = (), public: bool = False
+) -> tuple[str, list[Tab]]:
+    """A new room with a tab per name (with the browser identity of the same place in
+    `identities`, if any), seated, its game started by the first."""
     options = {"words": "custom", "custom_words": ANIMALS}
-    created = httpx.post(f"{url}/api/rooms", json={"game": "decrypto", "options": options})
-    code: str = created.json()["code"]
-    tabs = [Tab(url, code, name) for name in names]
+    body = {"game": "decrypto", "options": options, "public": public}
+    code: str = httpx.post(f"{url}/api/rooms", json=body).json()["code"]
+    held = list(identities) + [None] * (len(names) - len(identities))
+    tabs = [Tab(url, code, name, identity) for name, identity in zip(names, held, strict=True)]
     tabs[0].request({"type": "start"})
     return code, tabs
 
 
 def play_finished_game(
-    url: str, names: tuple[str, ...] = ("Ann", "Bob", "Cid", "Dee")
+    url: str,
+    names: tuple[str, ...] = ("Ann", "Bob", "Cid", "Dee"),
+    identities: tuple[str, ...] = (),
+    public: bool = False,
 ) -> FinishedGame:
-    code, tabs = start_socket_game(url, names)
+    code, tabs = start_socket_game(url, names, identities, public)
     tabs[0].request({"type": "chat", "channel": "team", "text": "our plan"})
     tabs[0].request({"type": "chat", "channel": "all", "text": "nice clues"})
     by_seat = {tab.you: tab for tab in tabs}

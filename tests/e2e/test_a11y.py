@@ -280,6 +280,31 @@ def test_replay_screens(browser: Browser, server_url: str) -> None:
     audit.check(["replay", "replay end", "replay file", "replay refused"])
 
 
+def test_leaderboard_and_profile_screens(browser: Browser, server_url: str) -> None:
+    """Four browsers with profiles play five public (rated) games over sockets: a profile with
+    its rating chart and last games, and a leaderboard with them on it."""
+    audit = Audit()
+    people = []
+    for _ in range(4):
+        answer = httpx.get(f"{server_url}/api/me")
+        people.append((answer.json()["profile_id"], answer.cookies["cb_id"]))
+    for _ in range(5):
+        play_finished_game(server_url, identities=tuple(s for _, s in people), public=True)
+    viewer = Player.open(browser, "Viewer", DESKTOP)
+    page = viewer.page
+    try:
+        page.goto(f"{server_url}/u/{people[0][0]}")
+        expect(page.locator(".rating-chart")).to_be_visible()
+        expect(page.locator(".profile .room-list li")).to_have_count(5)
+        audit.screen(viewer, "profile")
+        page.goto(f"{server_url}/leaderboard?game=decrypto&page=1")
+        expect(page.locator(".board-table tbody tr")).to_have_count(4)
+        audit.screen(viewer, "leaderboard")
+    finally:
+        viewer.context.close()
+    audit.check(["profile", "leaderboard"])
+
+
 def marking(browser: Browser, server_url: str, audit: Audit, folder: Path) -> None:
     """Manual marking: Bea makes the code, Ada guesses a row, Bea's marking panel."""
     ada = Player.open(browser, "Ada", DESKTOP)

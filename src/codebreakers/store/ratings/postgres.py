@@ -125,7 +125,7 @@ async def leaderboard(db: asyncpg.Connection, game: str, offset: int, limit: int
         "SELECT r.profile_id, p.name, r.rating, r.games FROM ratings r"
         " JOIN profiles p ON p.id = r.profile_id"
         f" WHERE r.game = $1 AND r.games >= {BOARD_MIN_GAMES} AND NOT p.hidden"
-        " ORDER BY r.rating DESC, r.profile_id LIMIT $2 OFFSET $3",
+        " ORDER BY r.rating DESC, r.profile_id DESC LIMIT $2 OFFSET $3",
         game,
         limit,
         offset,

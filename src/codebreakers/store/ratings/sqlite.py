@@ -101,7 +101,7 @@ def leaderboard(db: sqlite3.Connection, game: str, offset: int, limit: int) -> l
         "SELECT r.profile_id, p.name, r.rating, r.games FROM ratings r"
         " JOIN profiles p ON p.id = r.profile_id"
         f" WHERE r.game = ? AND r.games >= {BOARD_MIN_GAMES} AND NOT p.hidden"
-        " ORDER BY r.rating DESC, r.profile_id LIMIT ? OFFSET ?",
+        " ORDER BY r.rating DESC, r.profile_id DESC LIMIT ? OFFSET ?",
         (game, limit, offset),
     )
     return [BoardRow(*r) for r in rows]

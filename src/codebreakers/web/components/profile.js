@@ -58,7 +58,7 @@ function Figures({ figures }) {
 function Ratings({ ratings }) {
   if (!ratings.length) return null;
   return html`<section aria-labelledby="ratings-title"><h2 id="ratings-title">${t("profile.ratings")}</h2>
-    <ul class="stack">${ratings.map((r) => html`<li>
+    <ul class="plain-list">${ratings.map((r) => html`<li>
       <strong>${t(`game.${r.game}`)}</strong> ${tn("profile.rating_line", r.games, { rating: number(r.rating) })}
       <${RatingChart} history=${r.history} game=${r.game} />
     </li>`)}</ul>
