@@ -6,11 +6,12 @@ The fill writes the tables the reads use (profiles, games, settled_games, game_r
 ratings) straight through the database's bulk path (COPY on PostgreSQL, executemany batches on
 SQLite): synthetic games between random profiles, each profile's skill drawn at random rather
 than replayed game by game (the reads don't depend on how a rating was reached). Then, through
-the server's own code: `leaderboard_p99_ms` over random pages (1 to 200), `profile_p99_ms`
+the server's own code: `leaderboard_p99_ms` over random pages (1 to MAX_PAGE), `profile_p99_ms`
 over random profiles (the store's read and the page's summary), and `rating_update_ms`: the
 p99 of a rated game's end (`Ratings.finish_game`, four rated players) minus the p99 of an
 unrated one's (the same, `rated=False`: the game marked over, its results written), on games
-made for it with their players. Use a scratch database: the fill appends to what is there.
+made for it with their players. Use a scratch database: the fill appends to what is there;
+`--measure-only` times a database filled before (its --profiles must be the fill's).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import msgspec
 from codebreakers import skill
 from codebreakers.games.results import GameResults, Result, SeatResult
 from codebreakers.server.http.profile_summary import summary
+from codebreakers.server.http.standings import MAX_PAGE, PAGE_SIZE
 from codebreakers.store import open_store
 from codebreakers.store.base import GamePlayer, RoomRow, Store
 from codebreakers.store.ratings.open import ratings_of
@@ -164,7 +166,9 @@ async def _measure(store: Store, profiles: int, rng: random.Random) -> dict[str,
     ratings = ratings_of(store)
     await ratings.leaderboard("decrypto", 0, 50)  # warm the pool and the caches
     board = [
-        await _timed(ratings.leaderboard("decrypto", rng.randrange(200) * 50, 50))
+        await _timed(
+            ratings.leaderboard("decrypto", rng.randrange(MAX_PAGE) * PAGE_SIZE, PAGE_SIZE)
+        )
         for _ in range(SAMPLES)
     ]
 
@@ -206,11 +210,11 @@ async def _run(args: argparse.Namespace, url: str) -> dict[str, Any]:
             await store.create_room(RoomRow(ROOM, "decrypto", {}, 1, False, False, 1.0, 1.0))
     finally:
         await store.close()
-    tables = _rows(args.profiles, args.games, args.seed)
+    tables = {} if args.measure_only else _rows(args.profiles, args.games, args.seed)
     started = time.perf_counter()
-    if url.startswith("sqlite"):
+    if tables and url.startswith("sqlite"):
         await asyncio.to_thread(_fill_sqlite, url.removeprefix("sqlite:///"), tables)
-    else:
+    elif tables:  # nothing to fill with --measure-only
         await _fill_postgres(url.replace("postgresql+asyncpg", "postgresql"), tables)
     fill_s = time.perf_counter() - started
     store = open_store(url)

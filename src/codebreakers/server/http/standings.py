@@ -2,9 +2,11 @@
 `GET /api/profiles/{profile_id}` (docs/ratings.md).
 
 A leaderboard lists the players of one game with at least `BOARD_MIN_GAMES` rated games, best
-shown rating first, `PAGE_SIZE` a page, pages 1 to `MAX_PAGE` (the top 10,000: deeper offsets
-cost the database more than anyone reads). Hidden profiles are left out, and a hidden profile
-answers 404 to anyone but its owner, as if it did not exist.
+shown rating first, `PAGE_SIZE` a page, pages 1 to `MAX_PAGE` (the top 1,000, as lichess
+lists its top 200: a page's cost grows with its offset, every row above it read and joined with
+its profile; at offset 10,000 it took ~190 ms on PostgreSQL, docs/performance.md). Hidden
+profiles are left out, and a hidden profile answers 404 to anyone but its owner, as if it
+did not exist.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from codebreakers.server.http.routes import error_response
 from codebreakers.store.ratings.schema import BOARD_MIN_GAMES
 
 PAGE_SIZE = 50
-MAX_PAGE = 200
+MAX_PAGE = 20
 
 
 def board_query(request: Request, games: frozenset[str]) -> tuple[str, int]:
