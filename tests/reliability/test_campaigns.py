@@ -13,6 +13,14 @@ from codebreakers.campaigns.killable_nodes import cluster
 pytestmark = pytest.mark.slow
 
 
+def rated_once(summary: dict) -> None:
+    """Every finished game was rated (four browsers with profiles, rated rooms), and each of
+    its four players' ratings moved once for it."""
+    assert summary["games_finished"] > 0, summary
+    assert summary["games_rated"] == summary["games_settled"] == summary["games_finished"]
+    assert summary["rating_updates"] == 4 * summary["games_rated"], summary
+
+
 def test_crash_sqlite_kills_lose_nothing() -> None:
     async def go() -> dict:
         with cluster() as c:
@@ -21,6 +29,7 @@ def test_crash_sqlite_kills_lose_nothing() -> None:
     summary = asyncio.run(go())
     assert summary["kills"] == 3 and summary["acked_actions"] > 0, summary
     assert crash.failures(summary) == [], summary
+    rated_once(summary)
 
 
 @pytest.mark.postgres
@@ -33,6 +42,7 @@ def test_crash_postgres_two_nodes_lose_nothing(postgres_url: str, redis_url: str
     summary = asyncio.run(go())
     assert summary["kills"] == 2 and summary["nodes"] == 2, summary
     assert crash.failures(summary) == [], summary
+    rated_once(summary)
 
 
 def test_fuzz_frames_change_nothing() -> None:

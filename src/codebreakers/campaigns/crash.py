@@ -3,8 +3,10 @@
 Tables of scripted humans (and bots) play Decrypto games back to back on one or more nodes. A
 killer picks a random node at a random moment, SIGKILLs it and starts it again on the same port
 and database. Tabs whose socket died reconnect and resend their unanswered message with the
-same id, as a browser does. When the kills are done the tables finish their games, and the
-store is checked against every acknowledgement (verify.py).
+same id, as a browser does. Every tab is a browser with a profile and the rooms are marked
+rated, so every game's end also settles results and ratings. When the kills are done the
+tables finish their games, and the store is checked against every acknowledgement
+(verify.py) and every finished game's rating updates (rating_check.py: each once).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from codebreakers.campaigns import report
 from codebreakers.campaigns.killable_nodes import Cluster, cluster
 from codebreakers.campaigns.players import Ledger, Table, open_table
+from codebreakers.campaigns.rating_check import check_ratings
 from codebreakers.campaigns.verify import check_store
 
 log = logging.getLogger(__name__)
@@ -56,7 +59,18 @@ async def campaign(
     ledger = Ledger()
     opened: list[Table] = []
     for _ in range(tables):
-        opened.append(await open_table(c.http, c.ws_urls, ledger, rng, humans=4 - bots, bots=bots))
+        opened.append(
+            await open_table(
+                c.http,
+                c.ws_urls,
+                ledger,
+                rng,
+                humans=4 - bots,
+                bots=bots,
+                options={"rated": True},  # every browser has a profile: rated games
+                profiles=True,
+            )
+        )
     log.info("%d tables playing", len(opened))
     keep_going = asyncio.Event()
     keep_going.set()
@@ -84,6 +98,7 @@ async def campaign(
     seconds = time.monotonic() - started
     tabs = [tab for table in opened for tab in table.tabs]
     found = await check_store(c.db, ledger)
+    found.update(await check_ratings(c.db))
     return {
         "campaign": "crash",
         "db": c.db.split(":", 1)[0],
@@ -108,11 +123,11 @@ async def campaign(
 
 def failures(summary: JSON) -> list[str]:
     """What makes a crash campaign fail: anything lost, doubled, unfinished or mismatched."""
-    bad = [
-        k
-        for k in ("lost", "duplicates", "wrong_version", "unexpected", "games_unfinished")
-        if summary[k]
-    ]
+    counts = (
+        *("lost", "duplicates", "wrong_version", "unexpected", "games_unfinished"),
+        *("ratings_lost", "ratings_settled_unfinished", "ratings_miscounted"),
+    )
+    bad = [k for k in counts if summary[k]]
     bad += ["replay_mismatch"] if summary["replay_mismatch"] else []
     bad += ["chat_lost"] if summary["chat_lost"] else []
     bad += [f"refused {code}" for code in summary["refused"] if code in ("internal_error",)]
