@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from codebreakers.store.base import Store
 from codebreakers.store.ratings.base import Ratings
+from codebreakers.store.ratings.delegate import QueryRatings
 from codebreakers.store.sqlite import SqliteStore
 
 
 def ratings_of(store: Store) -> Ratings:
     """The ratings over `store`'s own connections (the same database, the same transactions)."""
     if isinstance(store, SqliteStore):
-        from codebreakers.store.ratings.sqlite import SqliteRatings
+        from codebreakers.store.ratings import sqlite
 
-        return SqliteRatings(store)
+        return QueryRatings(store, sqlite)
     from codebreakers.store.postgres.store import PostgresStore
-    from codebreakers.store.ratings.postgres import PostgresRatings  # asyncpg only with PostgreSQL
+    from codebreakers.store.ratings import postgres  # asyncpg only with PostgreSQL
 
     if isinstance(store, PostgresStore):
-        return PostgresRatings(store)
+        return QueryRatings(store, postgres)
     raise TypeError(f"no ratings for a {type(store).__name__}")

@@ -14,7 +14,6 @@ import asyncpg
 from codebreakers import skill
 from codebreakers.games.results import GameResults
 from codebreakers.store.postgres import queries
-from codebreakers.store.postgres.store import PostgresStore
 from codebreakers.store.ratings.base import (
     JSON,
     BoardRow,
@@ -167,24 +166,3 @@ async def profile_record(db: asyncpg.Connection, profile_id: str) -> ProfileReco
         [ResultRow(*r) for r in results],
         [RatingRow(*r) for r in ratings],
     )
-
-
-class PostgresRatings:
-    """`Ratings` on an open PostgreSQL store."""
-
-    def __init__(self, store: PostgresStore) -> None:
-        self._store = store
-
-    async def finish_game(
-        self, game_id: str, outcome: JSON, results: GameResults | None, rated: bool, now: float
-    ) -> bool:
-        return await self._store.write(finish_game, game_id, outcome, results, rated, now)
-
-    async def leaderboard(self, game: str, offset: int, limit: int) -> list[BoardRow]:
-        return await self._store.read(leaderboard, game, offset, limit)
-
-    async def ratings_of(self, profile_ids: list[str], game: str) -> dict[str, float]:
-        return await self._store.read(ratings_of, profile_ids, game)
-
-    async def profile_record(self, profile_id: str) -> ProfileRecord | None:
-        return await self._store.read(profile_record, profile_id)

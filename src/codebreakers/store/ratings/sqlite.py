@@ -23,7 +23,6 @@ from codebreakers.store.ratings.base import (
 from codebreakers.store.ratings.schema import BOARD_MIN_GAMES
 from codebreakers.store.ratings.settle import Seated, rated_sides, settle
 from codebreakers.store.sqlite import queries
-from codebreakers.store.sqlite.store import SqliteStore
 
 _decode = msgspec.json.Decoder(dict[str, int]).decode
 _RESULT_COLUMNS = (
@@ -158,24 +157,3 @@ def profile_record(db: sqlite3.Connection, profile_id: str) -> ProfileRecord | N
         [_result(r) for r in results],
         [RatingRow(*r) for r in ratings],
     )
-
-
-class SqliteRatings:
-    """`Ratings` on an open SQLite store."""
-
-    def __init__(self, store: SqliteStore) -> None:
-        self._store = store
-
-    async def finish_game(
-        self, game_id: str, outcome: JSON, results: GameResults | None, rated: bool, now: float
-    ) -> bool:
-        return await self._store.write(finish_game, game_id, outcome, results, rated, now)
-
-    async def leaderboard(self, game: str, offset: int, limit: int) -> list[BoardRow]:
-        return await self._store.read(leaderboard, game, offset, limit)
-
-    async def ratings_of(self, profile_ids: list[str], game: str) -> dict[str, float]:
-        return await self._store.read(ratings_of, profile_ids, game)
-
-    async def profile_record(self, profile_id: str) -> ProfileRecord | None:
-        return await self._store.read(profile_record, profile_id)
