@@ -22,13 +22,13 @@ from server_harness import make_scripted
 
 from codebreakers.bus.base import (
     MAX_BYTES,
-    BusStats,
     CarriedAction,
     CarriedLine,
     Listener,
     Notice,
 )
-from codebreakers.bus.mailbox import Mailbox, decode, encode
+from codebreakers.bus.local import LocalBus
+from codebreakers.bus.mailbox import decode, encode
 from codebreakers.games.registry import RULES_BY_NAME
 from codebreakers.server.cluster.node import Node
 from codebreakers.server.ops.config import Ports, ServerConfig
@@ -50,14 +50,13 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-class KeptBus:
-    """A shared bus that keeps what its node publishes and hands it, as the bus's mailbox
-    does, to another node's hub (not to its own node)."""
+class KeptBus(LocalBus):
+    """A shared bus that keeps what its node publishes and hands it, through the embedded
+    bus's own mailbox, to another node's hub (`feed`), not to its own node (`start`)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.sent: list[Notice] = []
-        self._stats = BusStats()
-        self._mailbox = Mailbox(self._stats)
 
     def feed(self, listener: Listener) -> None:
         self._mailbox.start(listener)
@@ -67,18 +66,7 @@ class KeptBus:
 
     async def publish(self, notice: Notice) -> None:
         self.sent.append(notice)
-        self._mailbox.put(encode(notice))
-
-    async def close(self) -> None:
-        await self._mailbox.close()
-
-    @property
-    def stats(self) -> BusStats:
-        return self._stats
-
-    @property
-    def healthy(self) -> bool:
-        return True
+        await super().publish(notice)
 
     @property
     def shared(self) -> bool:
