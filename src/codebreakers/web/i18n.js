@@ -51,11 +51,22 @@ export function t(key, params) {
 /**
  * A count in words: the text of `key.one`, `key.few`, `key.many` or `key.other`, whichever plural
  * form the interface language gives `n` (Intl.PluralRules: Russian has three, Korean one), with
- * `{n}` filled. Every catalog carries all four forms so their keys stay the same.
+ * `{n}` filled (formatted for the language). Every catalog carries all four forms so their keys stay the same.
  */
 export function tn(key, n, params) {
   const form = new Intl.PluralRules(document.documentElement.lang).select(n);
-  return t(has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`, { ...params, n });
+  return t(has(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`, { ...params, n: formatNumber(n) });
+}
+
+/** A number written the interface language's way (digit grouping, decimal sign). */
+export function formatNumber(n) {
+  return new Intl.NumberFormat(document.documentElement.lang).format(n);
+}
+
+/** A Unix time in seconds as a date (and the time of day with `withTime`) in the interface language. */
+export function formatDate(seconds, withTime = false) {
+  const style = withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" };
+  return new Intl.DateTimeFormat(document.documentElement.lang, style).format(new Date(seconds * 1000));
 }
 
 /** Whether a catalog has a text for `key`. */

@@ -4,7 +4,7 @@
  * above them the visitor's own games, beside them the visitor's profile (yourgames.js).
  */
 import { html, useEffect, useState } from "../html.js";
-import { t, tn, errorText, LANGUAGES } from "../i18n.js";
+import { t, tn, errorText, formatNumber, LANGUAGES } from "../i18n.js";
 import { toast } from "../store.js";
 import { GAME_NAMES, gameUi } from "../games.js";
 import { QuickStart } from "./playnow.js";
@@ -118,7 +118,7 @@ function PublicRooms() {
                   <strong>${t(`game.${r.game}`)}</strong>
                   <span class="muted small">${r.options?.words && LANGUAGES[r.options.words] ? LANGUAGES[r.options.words] : ""}</span>
                   <span class="small">${tn("home.players", r.players)} · ${tn("home.free_seats", r.free_seats)}</span>
-                  ${r.rating === null || r.rating === undefined ? null : html`<span class="small">${t("home.around", { rating: new Intl.NumberFormat(document.documentElement.lang).format(r.rating) })}</span>`}
+                  ${r.rating === null || r.rating === undefined ? null : html`<span class="small">${t("home.around", { rating: formatNumber(r.rating) })}</span>`}
                   <span class="code-tag">${r.code}</span>
                 </a>
               </li>`,
@@ -134,7 +134,7 @@ export function Home({ me, lang }) {
       <p class="muted">${t("home.tagline")}</p>
     </section>
     <${QuickStart} />
-    <${YourGames} me=${me} lang=${lang} />
+    <${YourGames} me=${me} />
     <div class="home-grid">
       <${CreateRoom} />
       <div class="stack">

@@ -4,11 +4,10 @@
  * page can be shared and the browser's back button steps through pages.
  */
 import { html, useEffect, useState } from "../html.js";
-import { errorText, t, tn } from "../i18n.js";
+import { errorText, formatNumber as number, t, tn } from "../i18n.js";
 import { navigate } from "../router.js";
 import { GAME_NAMES } from "../games.js";
 
-const number = (n) => new Intl.NumberFormat(document.documentElement.lang).format(n);
 
 function boardPath(game, page) {
   return `/leaderboard?game=${encodeURIComponent(game)}&page=${page}`;

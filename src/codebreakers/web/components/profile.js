@@ -4,13 +4,10 @@
  * (`/g/{game_id}`), from `GET /api/profiles/{profile_id}` (docs/ratings.md).
  */
 import { html, useEffect, useState } from "../html.js";
-import { errorText, t, tn } from "../i18n.js";
+import { errorText, formatDate as day, formatNumber as number, t, tn } from "../i18n.js";
 import { navigate } from "../router.js";
 import { RatingChart } from "./ratingchart.js";
 
-const lang = () => document.documentElement.lang;
-const number = (n) => new Intl.NumberFormat(lang()).format(n);
-const day = (s) => new Intl.DateTimeFormat(lang(), { dateStyle: "medium" }).format(new Date(s * 1000));
 
 function Played({ played }) {
   return html`<table class="profile-table">

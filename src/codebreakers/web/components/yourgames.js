@@ -5,19 +5,14 @@
  * profile and to sign in on another device, sign out). Served by /api/me and /api/me/games.
  */
 import { html, useEffect, useState } from "../html.js";
-import { t, errorText } from "../i18n.js";
+import { t, errorText, formatDate } from "../i18n.js";
 import { toast } from "../store.js";
 import { enterRoom } from "./lobby.js";
 import {
   addPasskey, changeMe, myGames, nameMe, passkeysSupported, signInWithPasskey, signOut,
 } from "../me.js";
 
-function when(seconds, lang) {
-  return new Intl.DateTimeFormat(lang || "en", { dateStyle: "medium", timeStyle: "short" })
-    .format(new Date(seconds * 1000));
-}
-
-export function YourGames({ me, lang }) {
+export function YourGames({ me }) {
   const [games, setGames] = useState(null);
   useEffect(() => {
     let alive = true;
@@ -48,7 +43,7 @@ export function YourGames({ me, lang }) {
             <a href=${g.url}>
               <strong>${t(`game.${g.game}`)}</strong>
               <span class="small">${g.result ? t(`home.result.${g.result}`) : ""}</span>
-              <span class="muted small">${when(g.created_at, lang)}</span>
+              <span class="muted small">${formatDate(g.created_at, true)}</span>
               <span class="small replay-tag">${t("home.replay")}</span>
             </a>
           </li>`)}
