@@ -6,7 +6,7 @@ connections (`ratings_of(store)` picks the one for an open store).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from codebreakers.games.results import GameResults
@@ -37,6 +37,10 @@ class ResultRow:
     rated: bool
     rating: float | None
     finished_at: float
+
+
+# `game_results`' columns in ResultRow's field order, so a selected row builds a ResultRow.
+RESULT_COLUMNS = ", ".join(f.name for f in fields(ResultRow))
 
 
 @dataclass(frozen=True, slots=True)

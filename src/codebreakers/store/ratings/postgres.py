@@ -16,6 +16,7 @@ from codebreakers.games.results import GameResults
 from codebreakers.store.postgres import queries
 from codebreakers.store.ratings.base import (
     JSON,
+    RESULT_COLUMNS,
     BoardRow,
     ProfileRecord,
     RatingRow,
@@ -23,10 +24,6 @@ from codebreakers.store.ratings.base import (
 )
 from codebreakers.store.ratings.schema import BOARD_MIN_GAMES
 from codebreakers.store.ratings.settle import Seated, rated_sides, settle
-
-_RESULT_COLUMNS = (
-    "game_id, seat, profile_id, game, variant, side, result, figures, rated, rating, finished_at"
-)
 
 
 async def finish_game(
@@ -82,7 +79,7 @@ async def finish_game(
     settled = settle(game_id, game, results, players, sides, skills, now)
     if settled.results:
         await db.executemany(
-            f"INSERT INTO game_results ({_RESULT_COLUMNS})"
+            f"INSERT INTO game_results ({RESULT_COLUMNS})"
             " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             [
                 (
@@ -150,7 +147,7 @@ async def profile_record(db: asyncpg.Connection, profile_id: str) -> ProfileReco
     if found is None:
         return None
     results = await db.fetch(
-        f"SELECT {_RESULT_COLUMNS} FROM game_results WHERE profile_id = $1"
+        f"SELECT {RESULT_COLUMNS} FROM game_results WHERE profile_id = $1"
         " ORDER BY finished_at DESC, game_id, seat",
         profile_id,
     )

@@ -15,6 +15,7 @@ from codebreakers import skill
 from codebreakers.games.results import GameResults
 from codebreakers.store.ratings.base import (
     JSON,
+    RESULT_COLUMNS,
     BoardRow,
     ProfileRecord,
     RatingRow,
@@ -25,9 +26,6 @@ from codebreakers.store.ratings.settle import Seated, rated_sides, settle
 from codebreakers.store.sqlite import queries
 
 _decode = msgspec.json.Decoder(dict[str, int]).decode
-_RESULT_COLUMNS = (
-    "game_id, seat, profile_id, game, variant, side, result, figures, rated, rating, finished_at"
-)
 
 
 def finish_game(
@@ -67,7 +65,7 @@ def finish_game(
             skills[pid] = skill.Skill(mu, sigma)
     settled = settle(game_id, game, results, players, sides, skills, now)
     db.executemany(
-        f"INSERT INTO game_results ({_RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO game_results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 r.game_id,
@@ -141,7 +139,7 @@ def profile_record(db: sqlite3.Connection, profile_id: str) -> ProfileRecord | N
     if found is None:
         return None
     results = db.execute(
-        f"SELECT {_RESULT_COLUMNS} FROM game_results WHERE profile_id = ?"
+        f"SELECT {RESULT_COLUMNS} FROM game_results WHERE profile_id = ?"
         " ORDER BY finished_at DESC, game_id, seat",
         (profile_id,),
     )
