@@ -58,7 +58,7 @@ function screen(state) {
   if (route.name === "replay") return replayScreen(state);
   if (route.name === "leaderboard") return html`<${Leaderboard} route=${route} />`;
   if (route.name === "profile") return html`<${Profile} route=${route} />`;
-  return html`<${Home} me=${state.me} lang=${state.lang} />`;
+  return html`<${Home} me=${state.me} />`;
 }
 
 function App({ state }) {

@@ -127,7 +127,7 @@ function PublicRooms() {
   </section>`;
 }
 
-export function Home({ me, lang }) {
+export function Home({ me }) {
   return html`<div class="home">
     <section class="intro">
       <h1>${t("home.title")}</h1>
