@@ -1,7 +1,7 @@
 """The ratings' port: what the server asks of the store about results, ratings and boards.
 
-Implemented on each database by `sqlite.py` and `postgres.py`, over the store's own
-connections (`ratings_of(store)` picks the one for an open store).
+Implemented once by `delegate.QueryRatings` over each database's ratings queries (`sqlite.py`,
+`postgres.py`), run on the store's own connections (`open.ratings_of(store)` picks them).
 """
 
 from __future__ import annotations
