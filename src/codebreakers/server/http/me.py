@@ -21,7 +21,7 @@ from starlette.routing import Route
 from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.http import identity
-from codebreakers.server.http.routes import bounded_body, client_address, error_response
+from codebreakers.server.http.routes import client_address, decoded_body, error_response
 from codebreakers.server.rooms import model
 from codebreakers.server.rooms.document import clean_name
 from codebreakers.server.rooms.model import RoomStatus
@@ -37,16 +37,6 @@ class MeChange(msgspec.Struct, forbid_unknown_fields=True):
     name: str | None = None
     language: str | None = None
     hidden: bool | None = None
-
-
-def decode_body(body: bytes, kind: type[Any]) -> Any:
-    """`body` as `kind`, or Refused with the codes every JSON route uses."""
-    try:
-        return msgspec.json.decode(body, type=kind)
-    except msgspec.ValidationError as exc:
-        raise Refused(ErrorCode.BAD_MESSAGE, str(exc)) from None
-    except msgspec.DecodeError as exc:
-        raise Refused(ErrorCode.BAD_JSON, str(exc)) from None
 
 
 async def me_json(node: Node, profile: ProfileRow) -> dict[str, Any]:
@@ -143,7 +133,7 @@ def routes(node: Node) -> list[Route]:
     async def change_me(request: Request) -> Response:
         try:
             profile = await known(request)
-            asked = decode_body(await bounded_body(request), MeChange)
+            asked = await decoded_body(request, MeChange)
             new = changed(profile, asked)
             await store.update_profile(
                 profile.id, name=new.name, language=new.language, hidden=new.hidden

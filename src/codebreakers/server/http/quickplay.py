@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import msgspec
 from starlette.requests import Request
@@ -26,8 +26,8 @@ from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.http import identity
 from codebreakers.server.http.routes import (
     base_url,
-    bounded_body,
     client_address,
+    decoded_body,
     error_response,
 )
 from codebreakers.server.rooms import document, levels, model
@@ -37,7 +37,6 @@ from codebreakers.server.rooms.tokens import token_hash
 from codebreakers.store.base import RoomRow
 
 JSON = dict[str, Any]
-T = TypeVar("T")
 Lobby = tuple[RoomRow, Room]  # a listed room's row and its document, decoded once
 BOT_LEVEL = "normal"
 LEVEL_STEP = 100  # ratings closer than this are as good a match
@@ -89,17 +88,6 @@ class _Seat:
             if message.get("type") == "joined":
                 return str(message["token"])
         raise RuntimeError("the hub seated the visitor without a token")
-
-
-async def read_body(request: Request, kind: type[T]) -> T:
-    """The request's JSON body as `kind`; bad JSON or fields are refused like `POST /api/rooms`."""
-    body = await bounded_body(request)
-    try:
-        return msgspec.json.decode(body, type=kind)
-    except msgspec.ValidationError as exc:
-        raise Refused(ErrorCode.BAD_MESSAGE, str(exc)) from None
-    except msgspec.DecodeError as exc:
-        raise Refused(ErrorCode.BAD_JSON, str(exc)) from None
 
 
 def options_for(node: Node, game: str, lang: str) -> JSON:
@@ -203,7 +191,7 @@ def routes(node: Node) -> list[Route]:
 
     async def play_now(request: Request) -> Response:
         try:
-            asked = await read_body(request, PlayNow)
+            asked = await decoded_body(request, PlayNow)
             document.clean_name(asked.name)
             if asked.game not in node.ports.bot_games or node.ports.make_bot is None:
                 raise Refused(ErrorCode.BOTS_UNAVAILABLE, f"no bots for {asked.game!r} here")
@@ -222,7 +210,7 @@ def routes(node: Node) -> list[Route]:
 
     async def quick_join(request: Request) -> Response:
         try:
-            asked = await read_body(request, QuickJoin)
+            asked = await decoded_body(request, QuickJoin)
             document.clean_name(asked.name)
             options = options_for(node, asked.game, asked.lang)
             async with quick_lock:  # the next visitor sees this one seated: no twin rooms

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 import segno
@@ -24,6 +24,7 @@ from codebreakers.server.rooms import room_codes
 from codebreakers.server.rooms.hub import RoomHub
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+T = TypeVar("T")
 MAX_BODY = 64 * 1024
 STATUS: dict[str, int] = {
     ErrorCode.ROOM_NOT_FOUND: 404,
@@ -66,6 +67,20 @@ async def bounded_body(request: Request, limit: int = MAX_BODY) -> bytes:
     return bytes(body)
 
 
+async def decoded_body(request: Request, kind: type[T], limit: int = MAX_BODY) -> T:
+    """The bounded JSON body as `kind`: bad JSON is `bad_json`, wrong fields `bad_message`
+    (every JSON route's codes)."""
+    body = await bounded_body(request, limit)
+    try:
+        return msgspec.json.decode(body, type=kind)
+    except msgspec.ValidationError as exc:
+        raise Refused(ErrorCode.BAD_MESSAGE, str(exc)) from None
+    except msgspec.DecodeError as exc:
+        raise Refused(ErrorCode.BAD_JSON, str(exc)) from None
+    except RecursionError:  # msgspec decodes `Any` fields recursively
+        raise Refused(ErrorCode.BAD_MESSAGE, "nested too deeply") from None
+
+
 def _replay_response(body: bytes, gzipped: bool) -> Response:
     headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"} if gzipped else {}
     return Response(body, media_type="application/json", headers=headers)
@@ -100,15 +115,7 @@ def routes(node: Node) -> list[Route]:
 
     async def create_room(request: Request) -> Response:
         try:
-            body = await bounded_body(request)
-            try:
-                asked = msgspec.json.decode(body, type=RoomCreate)
-            except msgspec.ValidationError as exc:
-                raise Refused(ErrorCode.BAD_MESSAGE, str(exc)) from None
-            except msgspec.DecodeError as exc:
-                raise Refused(ErrorCode.BAD_JSON, str(exc)) from None
-            except RecursionError:  # msgspec decodes the `Any` options recursively
-                raise Refused(ErrorCode.BAD_MESSAGE, "nested too deeply") from None
+            asked = await decoded_body(request, RoomCreate)
             node.ip_guard.new_room(client_address(request))
             hub = await node.create_room(asked.game, asked.options, asked.public, base_url(request))
         except Refused as refused:
