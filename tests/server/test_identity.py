@@ -274,6 +274,22 @@ def test_passkey_ceremonies_need_a_profile_and_a_fresh_challenge(
     assert again == "passkey_challenge"  # used once: gone
 
 
+@pytest.mark.parametrize("path", ["/api/passkeys/register", "/api/passkeys/sign-in"])
+def test_a_passkey_answer_that_is_no_credential_is_refused_with_a_code(
+    server: TestClient, path: str
+) -> None:
+    visit(server)
+    headers = {"content-type": "application/json"}
+    for body, code in (
+        (b"{", "bad_json"),
+        (b"[1]", "bad_message"),
+        (b'{"id": 1}', "bad_message"),
+        (b'{"a":' * 5000 + b"1" + b"}" * 5000, "bad_message"),  # nested past msgspec's depth
+    ):
+        refused = server.post(path, content=body, headers=headers)
+        assert refused.status_code == 400 and refused.json()["error"]["code"] == code
+
+
 def test_first_visits_from_one_address_are_bounded_and_known_browsers_still_served(
     server_with: Any,
 ) -> None:

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -54,7 +53,7 @@ from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.http import identity
 from codebreakers.server.http.me import me_json
-from codebreakers.server.http.routes import bounded_body, error_response
+from codebreakers.server.http.routes import decoded_body, error_response
 from codebreakers.server.rooms.tokens import token_hash
 from codebreakers.store.base import PasskeyRow, ProfileRow
 
@@ -121,11 +120,8 @@ def _descriptor(row: PasskeyRow) -> PublicKeyCredentialDescriptor:
 
 async def _credential(request: Request) -> dict[str, Any]:
     """The browser's credential JSON (a bounded JSON object)."""
-    try:
-        body = msgspec.json.decode(await bounded_body(request))
-    except msgspec.DecodeError as exc:
-        raise Refused(ErrorCode.BAD_JSON, str(exc)) from None
-    if not isinstance(body, dict) or not isinstance(body.get("id"), str):
+    body = await decoded_body(request, dict[str, Any])
+    if not isinstance(body.get("id"), str):
         raise Refused(ErrorCode.BAD_MESSAGE, "send the credential the browser made")
     return body
 
