@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from codebreakers.bus.base import MAX_ROWS
 from codebreakers.games.base import Action, GameRules, Rejection, Viewer
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.ops.logs import BoundLogger, get_logger
@@ -24,7 +25,6 @@ from codebreakers.store.base import ActionRow, AppendResult, GameLog, GameRow
 log = get_logger(__name__)
 
 JSON = dict[str, Any]
-RECENT = 16  # rows kept for the notices this node publishes (`bus.base.MAX_ROWS`)
 RETRIES = 12  # races are lost only to other nodes writing the same room at the same moment
 BACKOFF_CAP_S = 0.1
 
@@ -53,7 +53,8 @@ class GameRunner:
     _seats: frozenset[str] = field(init=False, repr=False)
     # Each seat's Viewer, made once: a frozen dataclass is slow to make, six per action.
     _viewers: dict[str, Viewer] = field(init=False, repr=False)
-    # The last rows this runner has (appended or folded), oldest first: what a notice carries.
+    # The last rows this runner has (appended or folded), oldest first: what a notice carries,
+    # as many as one may (`bus.base.MAX_ROWS`).
     recent: deque[ActionRow] = field(init=False, repr=False)
     # This game's logger: its lines carry the game's id as a field.
     _log: BoundLogger = field(init=False, repr=False)
@@ -61,7 +62,7 @@ class GameRunner:
     def __post_init__(self) -> None:
         self._seats = frozenset(seat for team in self.setup["teams"].values() for seat in team)
         self._viewers = {seat: Viewer(seat) for seat in self._seats}
-        self.recent = deque(maxlen=RECENT)
+        self.recent = deque(maxlen=MAX_ROWS)
         self._log = log.bind(game=self.game_id)
 
     @classmethod
