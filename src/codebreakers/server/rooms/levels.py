@@ -34,15 +34,15 @@ def seated_profiles(room: Room) -> list[str]:
 
 async def levels(ratings: Ratings, rooms: Sequence[Room]) -> list[float | None]:
     """Each room's level, in one read per game."""
+    seated = [seated_profiles(room) for room in rooms]
     by_game: dict[str, set[str]] = {}
-    for room in rooms:
-        by_game.setdefault(room.game, set()).update(seated_profiles(room))
+    for room, ids in zip(rooms, seated, strict=True):
+        by_game.setdefault(room.game, set()).update(ids)
     known = {
         game: await ratings.ratings_of(sorted(ids), game) for game, ids in by_game.items() if ids
     }
     out: list[float | None] = []
-    for room in rooms:
-        ids = seated_profiles(room)
+    for room, ids in zip(rooms, seated, strict=True):
         shown = [known[room.game].get(p, NEWCOMER) for p in ids]
         out.append(sum(shown) / len(shown) if shown else None)
     return out
