@@ -143,14 +143,11 @@ def already_seated(rooms: list[Lobby], held: list[Held]) -> tuple[RoomRow, str, 
     return None
 
 
-async def join_as(hub: RoomHub, name: str, request: Request) -> tuple[str, str]:
+async def join_as(hub: RoomHub, name: str, profile_id: str | None) -> tuple[str, str]:
     """Join `name` to the room as a browser's `join` would, with the profile the request's
     cookie names; returns (player id, seat token)."""
     seat = _Seat()
-    profile = await identity.profile_of(hub.ports.store, request)
-    await hub.join(
-        seat, f"http-{secrets.token_hex(4)}", name, profile_id=profile.id if profile else None
-    )
+    await hub.join(seat, f"http-{secrets.token_hex(4)}", name, profile_id=profile_id)
     await hub.detach(seat)
     assert seat.player is not None
     return seat.player, seat.token()
@@ -181,10 +178,16 @@ def routes(node: Node) -> list[Route]:
     ratings = node.ports.ratings
     assert ratings is not None
 
-    async def _matching(rooms: list[Lobby], asked: QuickJoin, request: Request) -> RoomRow | None:
-        """The room for this visitor, by their rating (the cookie's profile) and the rooms'."""
+    async def profile_id(request: Request) -> str | None:
+        """The profile the request's cookie names, read once per request."""
         profile = await identity.profile_of(node.ports.store, request)
-        visitor = await levels.rating_of(ratings, profile.id if profile else None, asked.game)
+        return profile.id if profile else None
+
+    async def _matching(
+        rooms: list[Lobby], asked: QuickJoin, profile: str | None
+    ) -> RoomRow | None:
+        """The room for this visitor, by their rating (the cookie's profile) and the rooms'."""
+        visitor = await levels.rating_of(ratings, profile, asked.game)
         room_levels = await levels.levels(ratings, [room for _, room in rooms])
         now = node.ports.clock()
         return closest_to_start(rooms, asked.game, asked.name, room_levels, visitor, now)
@@ -198,7 +201,7 @@ def routes(node: Node) -> list[Route]:
             options = options_for(node, asked.game, asked.lang)
             node.ip_guard.new_room(client_address(request))
             hub = await node.create_room(asked.game, options, False, base_url(request))
-            pid, token = await join_as(hub, asked.name, request)
+            pid, token = await join_as(hub, asked.name, await profile_id(request))
             await fill_and_start(hub, pid)
         except Refused as refused:
             return error_response(refused)
@@ -213,11 +216,12 @@ def routes(node: Node) -> list[Route]:
             asked = await decoded_body(request, QuickJoin)
             document.clean_name(asked.name)
             options = options_for(node, asked.game, asked.lang)
+            profile = await profile_id(request)
             async with quick_lock:  # the next visitor sees this one seated: no twin rooms
                 rows = await node.ports.store.list_rooms(public=True, waiting=True, limit=50)
                 rooms = [(row, model.load(row.data)) for row in rows if row.game == asked.game]
                 mine = already_seated(rooms, asked.held)
-                found = mine[0] if mine else await _matching(rooms, asked, request)
+                found = mine[0] if mine else await _matching(rooms, asked, profile)
                 hub = await node.hub(found.code) if found is not None else None
                 created = hub is None
                 if hub is None:
@@ -226,7 +230,7 @@ def routes(node: Node) -> list[Route]:
                 if mine and hub.code == mine[0].code:
                     pid, token = mine[1], mine[2]
                 else:
-                    pid, token = await join_as(hub, asked.name, request)
+                    pid, token = await join_as(hub, asked.name, profile)
         except Refused as refused:
             return error_response(refused)
         await hub.publish()
