@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
+from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.rooms.tokens import token_hash
 from codebreakers.store.base import ProfileRow, Profiles
 
@@ -50,6 +51,17 @@ async def profile_of(store: Profiles, connection: HTTPConnection) -> ProfileRow 
     """The profile the request's (or WebSocket handshake's) cookie names, if any."""
     secret = secret_of(connection.cookies)
     return None if secret is None else await store.profile_by_secret(token_hash(secret))
+
+
+async def known_profile(store: Profiles, connection: HTTPConnection) -> tuple[ProfileRow, str]:
+    """The cookie's profile and its secret's hash, for routes that need one: Refused
+    `no_profile` without it."""
+    secret = secret_of(connection.cookies)
+    hashed = None if secret is None else token_hash(secret)
+    profile = None if hashed is None else await store.profile_by_secret(hashed)
+    if hashed is None or profile is None:
+        raise Refused(ErrorCode.NO_PROFILE, "this browser has no profile yet: GET /api/me")
+    return profile, hashed
 
 
 def language_of(accept_language: str | None) -> str:

@@ -109,12 +109,6 @@ def finished_json(game: ProfileGame) -> dict[str, Any]:
 def routes(node: Node) -> list[Route]:
     store = node.ports.store
 
-    async def known(request: Request) -> ProfileRow:
-        profile = await identity.profile_of(store, request)
-        if profile is None:
-            raise Refused(ErrorCode.NO_PROFILE, "this browser has no profile yet: GET /api/me")
-        return profile
-
     async def me(request: Request) -> Response:
         profile = await identity.profile_of(store, request)
         secret = None
@@ -132,7 +126,7 @@ def routes(node: Node) -> list[Route]:
 
     async def change_me(request: Request) -> Response:
         try:
-            profile = await known(request)
+            profile, _ = await identity.known_profile(store, request)
             asked = await decoded_body(request, MeChange)
             new = changed(profile, asked)
             await store.update_profile(
@@ -152,7 +146,7 @@ def routes(node: Node) -> list[Route]:
 
     async def my_games(request: Request) -> Response:
         try:
-            profile = await known(request)
+            profile, _ = await identity.known_profile(store, request)
         except Refused as refused:
             return error_response(refused)
         rooms = await store.rooms_of(profile.id, 3 * OPEN_ROOMS)

@@ -148,17 +148,9 @@ def routes(node: Node) -> list[Route]:
     store = node.ports.store
     challenges = Challenges()
 
-    async def visitor(request: Request) -> tuple[ProfileRow, str]:
-        """The visitor's profile and its secret's hash; Refused without one."""
-        secret = identity.secret_of(request.cookies)
-        profile = None if secret is None else await store.profile_by_secret(token_hash(secret))
-        if secret is None or profile is None:
-            raise Refused(ErrorCode.NO_PROFILE, "this browser has no profile yet: GET /api/me")
-        return profile, token_hash(secret)
-
     async def register_options(request: Request) -> Response:
         try:
-            profile, hashed = await visitor(request)
+            profile, hashed = await identity.known_profile(store, request)
         except Refused as refused:
             return error_response(refused)
         rp_id, _origin = relying_party(request, node.config.public_url)
@@ -182,7 +174,7 @@ def routes(node: Node) -> list[Route]:
     async def answer(request: Request, ceremony: str) -> _Answer:
         """The browser's answer to a ceremony this node asked of it: its profile, secret hash,
         credential and the challenge (taken: once), with the relying party to check against."""
-        profile, hashed = await visitor(request)
+        profile, hashed = await identity.known_profile(store, request)
         credential = await _credential(request)
         challenge = challenges.take(hashed, ceremony)
         rp_id, origin = relying_party(request, node.config.public_url)
@@ -214,7 +206,7 @@ def routes(node: Node) -> list[Route]:
 
     async def sign_in_options(request: Request) -> Response:
         try:
-            _profile, hashed = await visitor(request)
+            _profile, hashed = await identity.known_profile(store, request)
         except Refused as refused:
             return error_response(refused)
         rp_id, _origin = relying_party(request, node.config.public_url)
