@@ -17,7 +17,7 @@ import asyncio
 
 from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
-from codebreakers.bench.sockets import CONNECT_TIMEOUT_S, MAX_FRAME, FrameHandler
+from codebreakers.bench.client_limits import CONNECT_TIMEOUT_S, MAX_FRAME, FrameHandler
 from codebreakers.bench.stats import Stats
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
 from typing import Protocol
 from urllib.parse import urlsplit
 
@@ -26,14 +25,11 @@ from websockets.protocol import State
 from websockets.typing import BytesLike, Origin
 from websockets.uri import parse_uri
 
+from codebreakers.bench.client_limits import CONNECT_TIMEOUT_S, MAX_FRAME, FrameHandler
 from codebreakers.bench.stats import Stats
 
-CONNECT_TIMEOUT_S = 120.0
 CONNECT_CONCURRENCY = 200
-MAX_FRAME = 2**22
 DEFLATE = os.environ.get("CODEBREAKERS_BENCH_DEFLATE", "1") != "0"
-
-FrameHandler = Callable[[str], None]
 
 
 CLIENTS = ("websockets", "picows")
