@@ -10,7 +10,6 @@ import pytest
 
 from codebreakers.server.ops.ratelimit import Bucket
 from codebreakers.server.wire.connection import CLOSE_GOING_AWAY, OUTBOX_LIMIT, Connection
-from codebreakers.server.wire.protocols import WRITE_TEXT, WRITE_TEXTS
 
 pytestmark = pytest.mark.anyio
 
@@ -21,11 +20,13 @@ def anyio_backend() -> str:
 
 
 class FakeSocket:
-    """What uvicorn's send does: wait until the transport is writable, then write. With
-    `direct`, it also offers the writer `server/wire/protocols.py` adds, which refuses instead of
-    waiting."""
+    """A `Socket` (server/wire/socket.py) whose send waits until the transport is writable, then
+    writes. With `direct`, its writers write at once when they can, as uvicorn's
+    (server/wire/protocols.py) and picows' do; without, they never do (granian, the test
+    client)."""
 
     def __init__(self, direct: bool) -> None:
+        self.direct = direct
         self.writable = asyncio.Event()
         self.writable.set()
         self.sent: list[str] = []
@@ -33,14 +34,12 @@ class FakeSocket:
         self.closed: int | None = None
         self.gone = False
         self.joint_writes: list[list[str]] = []
-        writers = {WRITE_TEXT: self.write_now, WRITE_TEXTS: self.write_many}
-        self.scope: dict[str, Any] = {"extensions": writers if direct else {}}
 
     def write_now(self, payload: bytes) -> bool:
-        return self.write_many([payload])
+        return self.write_many_now([payload])
 
-    def write_many(self, payloads: list[bytes]) -> bool:
-        if self.gone or not self.writable.is_set() or self.closed is not None:
+    def write_many_now(self, payloads: list[bytes]) -> bool:
+        if not self.direct or self.gone or not self.writable.is_set() or self.closed is not None:
             return False
         texts = [payload.decode() for payload in payloads]
         if len(texts) > 1:
@@ -48,12 +47,12 @@ class FakeSocket:
         self.sent += texts
         return True
 
-    async def send_text(self, text: str) -> None:
+    async def send(self, payload: bytes) -> None:
         self.asgi_sends += 1
         await self.writable.wait()
         if self.gone:
             raise OSError("peer went away")
-        self.sent.append(text)
+        self.sent.append(payload.decode())
 
     async def close(self, code: int) -> None:
         await self.writable.wait()
@@ -66,7 +65,7 @@ def ws(request: pytest.FixtureRequest) -> FakeSocket:
 
 
 def _connection(ws: FakeSocket) -> Connection:
-    return Connection(ws, Bucket(10, 10))  # type: ignore[arg-type]
+    return Connection(ws, Bucket(10, 10))
 
 
 async def _settle() -> None:
@@ -79,8 +78,7 @@ async def test_a_socket_that_keeps_up_gets_each_frame_at_once(ws: FakeSocket) ->
     conn.push(b"a")
     conn.push(b"b")
     assert ws.sent == ["a", "b"]  # no task, no wait: sent within push
-    direct = WRITE_TEXT in ws.scope["extensions"]
-    assert ws.asgi_sends == (0 if direct else 2)  # written directly: not even a coroutine
+    assert ws.asgi_sends == (0 if ws.direct else 2)  # written directly: not even a coroutine
     assert conn._sender is None
 
 
@@ -172,8 +170,7 @@ async def test_frames_pushed_together_leave_in_one_write_in_order(ws: FakeSocket
     assert ws.sent == []
     conn.release()
     assert ws.sent == ["view", "ack"]
-    direct = WRITE_TEXT in ws.scope["extensions"]
-    assert ws.joint_writes == ([["view", "ack"]] if direct else [])
+    assert ws.joint_writes == ([["view", "ack"]] if ws.direct else [])
     conn.push(b"next")  # no longer held
     assert ws.sent == ["view", "ack", "next"]
 

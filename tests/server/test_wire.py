@@ -22,14 +22,15 @@ from websockets.streams import StreamReader
 
 from codebreakers.server.ops.ratelimit import Bucket
 from codebreakers.server.wire.connection import Connection
+from codebreakers.server.wire.frames import text_frame
 from codebreakers.server.wire.protocols import (
     WRITE_TEXT,
     WRITE_TEXTS,
     DirectWriteProtocol,
     frame_started,
     frames_completed,
-    text_frame,
 )
+from codebreakers.server.wire.starlette_socket import StarletteSocket
 
 pytestmark = pytest.mark.anyio
 
@@ -73,7 +74,7 @@ class _Probe:
         write_many = extensions.get(WRITE_TEXTS)
         if write_many is not None:
             extensions[WRITE_TEXTS] = partial(self._write_many, write_many)
-        conn = Connection(ws, Bucket(10, 10))
+        conn = Connection(StarletteSocket(ws), Bucket(10, 10))
         self.direct.append(writer(b"probe") if writer else False)
         for payload in PAYLOADS:
             conn.push(payload)

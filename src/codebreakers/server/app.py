@@ -29,7 +29,7 @@ from codebreakers.server.ops import metrics, process
 from codebreakers.server.ops.config import Ports, ServerConfig
 from codebreakers.server.ops.logs import get_logger
 from codebreakers.server.ops.proxies import ForwardedMiddleware
-from codebreakers.server.ws.endpoint import endpoint
+from codebreakers.server.ws.endpoint import asgi_endpoint
 from codebreakers.store.base import StoreBusy
 
 log = get_logger(__name__)
@@ -87,7 +87,7 @@ def create_app(ports: Ports, config: ServerConfig | None = None) -> Starlette:
             *me.routes(node),
             *passkeys.routes(node),
             *standings.routes(node),
-            WebSocketRoute("/ws", partial(endpoint, node)),
+            WebSocketRoute("/ws", partial(asgi_endpoint, node)),
             # The build's files (named by the page) for a year; the plain path revalidated.
             Mount(
                 f"/static/{static.build_id(WEB_DIR)}", static.CachedFiles(WEB_DIR, static.IMMUTABLE)

@@ -11,10 +11,9 @@ from typing import Any, TypeVar
 
 import msgspec
 import segno
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.websockets import WebSocket
 
 from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import ErrorCode, Refused
@@ -48,7 +47,7 @@ def error_response(refused: Refused) -> JSONResponse:
     return JSONResponse(body, status_code=STATUS.get(refused.code, 400))
 
 
-def client_address(request: Request | WebSocket) -> str:
+def client_address(request: HTTPConnection) -> str:
     """The peer's address (the forwarded one behind a listed proxy: server/ops/proxies.py)."""
     return request.client.host if request.client else "unknown"
 

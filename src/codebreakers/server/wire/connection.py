@@ -3,7 +3,8 @@
 Pushes are never awaited by whoever changes a room: the change's author holds the room's lock
 and must not wait on a slow client. A frame is sent on the spot when the socket can take it (the
 usual case): written straight to the transport where the server offers that
-(`server/wire/protocols.py`), else through a send that completes without suspending. So a push
+(`Socket.write_now`: uvicorn's `protocols.py`, picows), else through a send that completes without
+suspending. So a push
 costs no task switch and leaves no waiting future behind for the garbage collector to walk.
 Only when a send must wait (the client reads slowly and the kernel's buffer is full) does a task
 take over: it finishes that send, then drains the frames queued meanwhile, in order. A socket
@@ -22,11 +23,9 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from starlette.websockets import WebSocket
-
 from codebreakers.server.ops.logs import get_logger
 from codebreakers.server.ops.ratelimit import Bucket
-from codebreakers.server.wire.protocols import WRITE_TEXT, WRITE_TEXTS
+from codebreakers.server.wire.socket import Socket
 
 log = get_logger(__name__)
 
@@ -48,19 +47,18 @@ class Connection:
         "player",
         "room",
         "silence_limit",
-        "ws",
+        "socket",
     )
 
-    def __init__(self, ws: WebSocket, frames: Bucket) -> None:
-        self.ws = ws
+    def __init__(self, socket: Socket, frames: Bucket) -> None:
+        self.socket = socket
         self.room: str | None = None
         self.player: str | None = None
         self.frames = frames
         # Seconds of silence after which the socket is dropped: none until it pings.
         self.silence_limit: float | None = None
-        extensions = ws.scope.get("extensions") or {}
-        self._write_now: Callable[[bytes], bool] | None = extensions.get(WRITE_TEXT)
-        self._write_many: Callable[[list[bytes]], bool] | None = extensions.get(WRITE_TEXTS)
+        self._write_now: Callable[[bytes], bool] = socket.write_now
+        self._write_many: Callable[[list[bytes]], bool] = socket.write_many_now
         self._held: list[bytes] | None = None  # frames kept back until the hold ends
         self._outbox: deque[bytes | None] = deque()  # None: close once what precedes is out
         self._sender: asyncio.Task[None] | None = None  # set while a send waits on the client
@@ -76,9 +74,8 @@ class Connection:
             held.append(text)
             return
         if self._sender is None:
-            write_now = self._write_now
-            if write_now is None or not write_now(text):
-                self._send_now(self.ws.send_text(text.decode()))
+            if not self._write_now(text):
+                self._send_now(self.socket.send(text))
             return
         if len(self._outbox) >= OUTBOX_LIMIT:
             log.info(
@@ -100,8 +97,7 @@ class Connection:
         held, self._held = self._held, None
         if not held or self._done:
             return
-        write_many = self._write_many
-        if len(held) > 1 and self._sender is None and write_many is not None and write_many(held):
+        if len(held) > 1 and self._sender is None and self._write_many(held):
             return
         for text in held:
             self.push(text)
@@ -137,9 +133,9 @@ class Connection:
                 text = outbox.popleft()
                 if text is None:
                     self._done = True
-                    await self.ws.close(CLOSE_GOING_AWAY)
+                    await self.socket.close(CLOSE_GOING_AWAY)
                     return
-                await self.ws.send_text(text.decode())
+                await self.socket.send(text)
         except Exception:  # the peer went away: the receive loop notices and cleans up
             self._done = True
         finally:

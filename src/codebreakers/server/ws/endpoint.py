@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from codebreakers.server.cluster.node import Node
@@ -54,56 +55,61 @@ from codebreakers.server.wire.messages import (
     error_id,
     parse_client,
 )
+from codebreakers.server.wire.socket import Socket
+from codebreakers.server.wire.starlette_socket import StarletteSocket
 from codebreakers.store.base import StoreBusy
 
 log = get_logger(__name__)
 
 
-def origin_allowed(ws: WebSocket, public_url: str | None) -> bool:
+def origin_allowed(handshake: HTTPConnection, public_url: str | None) -> bool:
     """No Origin (a tool, not a browser) or the site's own: the public URL's scheme, host and
     port, or the socket's own scheme and the Host it asked for (server/http/security.py)."""
-    origin = ws.headers.get("origin")
-    return origin is None or same_origin(origin, public_url, ws.url.scheme, ws.headers.get("host"))
+    origin = handshake.headers.get("origin")
+    host = handshake.headers.get("host")
+    return origin is None or same_origin(origin, public_url, handshake.url.scheme, host)
 
 
-async def _refuse(ws: WebSocket, code: str, detail: str, close_code: int) -> None:
+async def _refuse(socket: Socket, code: str, detail: str, close_code: int) -> None:
     """Say why in a frame the client can translate, then close."""
-    await ws.send_text(encode(Error(None, code, detail)).decode())
-    await ws.close(close_code)
+    await socket.send(encode(Error(None, code, detail)))
+    await socket.close(close_code)
 
 
-async def endpoint(node: Node, ws: WebSocket) -> None:
-    await ws.accept()
-    if not origin_allowed(ws, node.config.public_url):
-        await _refuse(ws, ErrorCode.BAD_ORIGIN, "this site's pages only", 1008)
+async def asgi_endpoint(node: Node, ws: WebSocket) -> None:
+    """`/ws` as a Starlette route (uvicorn, granian, the test client)."""
+    await endpoint(node, await StarletteSocket.accept(ws))
+
+
+async def endpoint(node: Node, socket: Socket) -> None:
+    """One accepted socket's session, whichever server carries it (server/wire/socket.py)."""
+    if not origin_allowed(socket.handshake, node.config.public_url):
+        await _refuse(socket, ErrorCode.BAD_ORIGIN, "this site's pages only", 1008)
         return
-    address = client_address(ws)
+    address = client_address(socket.handshake)
     try:
         node.ip_guard.admit(address)
     except Refused as refused:  # 1013: try again later
-        await _refuse(ws, refused.code, refused.detail, 1013)
+        await _refuse(socket, refused.code, refused.detail, 1013)
         return
     try:
-        await _serve(node, ws, address)
+        await _serve(node, socket, address)
     finally:
         node.ip_guard.release(address)
 
 
-async def _serve(node: Node, ws: WebSocket, address: str) -> None:
-    conn = Connection(ws, Bucket(node.config.frame_burst, node.config.frames_per_s))
+async def _serve(node: Node, socket: Socket, address: str) -> None:
+    conn = Connection(socket, Bucket(node.config.frame_burst, node.config.frames_per_s))
     hub: RoomHub | None = None
     try:
         while True:
             try:
                 async with asyncio.timeout(conn.silence_limit):
-                    message = await ws.receive()
+                    frame = await socket.receive()
             except TimeoutError:  # pinged, then silent: its network is gone (docs/protocol.md)
                 break
-            if message["type"] == "websocket.disconnect":
-                break
-            frame = message.get("text")
             if frame is None:
-                frame = message.get("bytes") or b""
+                break
             conn.hold()  # what the frame causes on this socket leaves in one write
             try:
                 hub = await _handle(node, conn, hub, frame, address)
@@ -200,7 +206,7 @@ def _room_op(op: Callable[[Any, Room, str], Room]) -> Handler:
 async def _join(node: Node, hub: RoomHub, conn: Connection, msg: Join) -> None:
     """The newcomer's profile is the one the handshake's identity cookie names (never one a
     seat token could lend: a token only says which player a socket acts for)."""
-    profile = await identity.profile_of(node.ports.store, conn.ws)
+    profile = await identity.profile_of(node.ports.store, conn.socket.handshake)
     await hub.join(conn, msg.id, msg.name, msg.watch, profile.id if profile else None)
 
 
