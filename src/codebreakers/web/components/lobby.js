@@ -7,7 +7,7 @@ import { t } from "../i18n.js";
 import { send } from "../net.js";
 import { adoptName } from "../me.js";
 import { navigate } from "../router.js";
-import { toast } from "../store.js";
+import { getState, toast } from "../store.js";
 import { gameUi } from "../games.js";
 import { Seats, Spectators } from "./seats.js";
 import { BotOffer } from "./playnow.js";
@@ -50,9 +50,14 @@ export function enterRoom(code) {
   navigate(`/r/${code}`);
 }
 
-/** The name to join under; in the lobby (`canWatch`) also "Watch": a spectator, no seat taken. */
+/** The name to join under; in the lobby (`canWatch`) also "Watch": a spectator, no seat taken.
+ * Offered: the name this browser played under before, else its profile's (a device signed in
+ * with a passkey knows only that); arriving from the home page joins at once only with the
+ * former, and otherwise asks, the profile's name in the field to keep or change. */
 export function JoinForm({ label, code, canWatch }) {
-  const [name, setName] = useState(localStorage.getItem(NAME_KEY) || "");
+  const saved = localStorage.getItem(NAME_KEY) || "";
+  const profileName = getState().me?.name || "";
+  const [name, setName] = useState(saved || profileName);
   const [busy, setBusy] = useState(false);
   const input = useRef(null);
   async function join(clean, watch = false) {
@@ -63,10 +68,16 @@ export function JoinForm({ label, code, canWatch }) {
     setBusy(false);
   }
   useEffect(() => {
+    if (!name && profileName) setName(profileName); // the profile came after the form
+  }, [profileName]);
+  useEffect(() => {
     if (!sessionStorage.getItem(arrivalKey(code))) return;
     sessionStorage.removeItem(arrivalKey(code));
-    if (name.trim()) join(name.trim());
-    else input.current?.focus();
+    if (saved.trim()) join(saved.trim());
+    else {
+      input.current?.focus();
+      input.current?.select();
+    }
   }, [code]);
   function submit(e) {
     e.preventDefault();
