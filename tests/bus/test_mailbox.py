@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import random
 
 import pytest
@@ -222,7 +223,9 @@ async def test_the_log_lines_carry_their_values_as_fields(caplog: pytest.LogCapt
         await mailbox.close()
     skipped, failed = caplog.records
     assert skipped.getMessage() == "bus: ignored a message that isn't a notice"
-    assert skipped.payload == "b'not json'"  # type: ignore[attr-defined]
+    assert skipped.payload_bytes == len(b"not json")  # type: ignore[attr-defined]
+    assert skipped.payload_sha256 == hashlib.sha256(b"not json").hexdigest()[:16]  # type: ignore[attr-defined]
+    assert "not json" not in caplog.text  # what a notice carries is never logged
     assert failed.getMessage() == "bus: the listener failed"
     assert (failed.room, failed.room_version) == ("K7Q2XM", 4)  # type: ignore[attr-defined]
     assert failed.exc_info is not None

@@ -16,6 +16,7 @@ count and a log line, never the lane.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections import deque
 
@@ -98,8 +99,12 @@ class Mailbox:
             notice = decode(payload)
         except msgspec.DecodeError:  # not JSON, not an object, or a field of the wrong type
             self._stats.errors += 1
+            # Its size and a digest, never its bytes: a notice carries game rows (clues, codes)
+            # and a newer node's notice that this one can't read would put them in the log.
+            digest = hashlib.sha256(payload).hexdigest()[:16]
             log.warning(
-                "bus: ignored a message that isn't a notice", extra={"payload": repr(payload[:200])}
+                "bus: ignored a message that isn't a notice",
+                extra={"payload_bytes": len(payload), "payload_sha256": digest},
             )
             return
         key = notice.room
