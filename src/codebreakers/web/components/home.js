@@ -133,7 +133,7 @@ export function Home({ me }) {
       <h1>${t("home.title")}</h1>
       <p class="muted">${t("home.tagline")}</p>
     </section>
-    <${QuickStart} me=${me} />
+    <${QuickStart} />
     <${YourGames} me=${me} />
     <div class="home-grid">
       <${CreateRoom} />

@@ -7,7 +7,7 @@ import { t } from "../i18n.js";
 import { send } from "../net.js";
 import { adoptName } from "../me.js";
 import { navigate } from "../router.js";
-import { getState, toast } from "../store.js";
+import { toast } from "../store.js";
 import { gameUi } from "../games.js";
 import { Seats, Spectators } from "./seats.js";
 import { BotOffer } from "./playnow.js";
@@ -50,14 +50,9 @@ export function enterRoom(code) {
   navigate(`/r/${code}`);
 }
 
-/** The name to join under; in the lobby (`canWatch`) also "Watch": a spectator, no seat taken.
- * Offered: the name this browser played under before, else its profile's (a device signed in
- * with a passkey knows only that); arriving from the home page joins at once only with the
- * former, and otherwise asks, the profile's name in the field to keep or change. */
+/** The name to join under; in the lobby (`canWatch`) also "Watch": a spectator, no seat taken. */
 export function JoinForm({ label, code, canWatch }) {
-  const saved = localStorage.getItem(NAME_KEY) || "";
-  const profileName = getState().me?.name || "";
-  const [name, setName] = useState(saved || profileName);
+  const [name, setName] = useState(localStorage.getItem(NAME_KEY) || "");
   const [busy, setBusy] = useState(false);
   const input = useRef(null);
   async function join(clean, watch = false) {
@@ -68,16 +63,10 @@ export function JoinForm({ label, code, canWatch }) {
     setBusy(false);
   }
   useEffect(() => {
-    if (!name && profileName) setName(profileName); // the profile came after the form
-  }, [profileName]);
-  useEffect(() => {
     if (!sessionStorage.getItem(arrivalKey(code))) return;
     sessionStorage.removeItem(arrivalKey(code));
-    if (saved.trim()) join(saved.trim());
-    else {
-      input.current?.focus();
-      input.current?.select();
-    }
+    if (name.trim()) join(name.trim());
+    else input.current?.focus();
   }, [code]);
   function submit(e) {
     e.preventDefault();

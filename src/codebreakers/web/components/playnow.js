@@ -40,10 +40,8 @@ function enter(answer) {
   navigate(`/r/${answer.code}`);
 }
 
-/** `me`: the visitor's profile, once loaded; with no name typed, its name is the one played. */
-export function QuickStart({ me }) {
+export function QuickStart() {
   const [name, setName] = useState(localStorage.getItem(NAME_KEY) || "");
-  const fallback = me?.name || t("playnow.guest");
   const [busy, setBusy] = useState(false);
   // Kept as typed: creating a room or joining one by its code from this page uses it too.
   function rememberName(value) {
@@ -52,7 +50,7 @@ export function QuickStart({ me }) {
     else localStorage.removeItem(NAME_KEY);
   }
   async function go(path, body) {
-    const clean = name.trim() || fallback;
+    const clean = name.trim() || t("playnow.guest");
     if (name.trim()) {
       localStorage.setItem(NAME_KEY, clean);
       adoptName(clean);
@@ -71,7 +69,7 @@ export function QuickStart({ me }) {
     <p class="muted small">${t("playnow.intro")}</p>
     <label for="quick-name"><span class="label">${t("lobby.your_name")}</span>
       <input id="quick-name" value=${name} maxlength="32" autocomplete="nickname"
-        placeholder=${fallback} onInput=${(e) => rememberName(e.currentTarget.value)} />
+        placeholder=${t("playnow.guest")} onInput=${(e) => rememberName(e.currentTarget.value)} />
     </label>
     <div class="row quick-buttons">
       <button class="primary play-now" disabled=${busy}
