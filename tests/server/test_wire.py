@@ -22,13 +22,13 @@ from websockets.streams import StreamReader
 
 from codebreakers.server.ops.ratelimit import Bucket
 from codebreakers.server.wire.connection import Connection
-from codebreakers.server.wire.frames import text_frame
 from codebreakers.server.wire.protocols import (
     WRITE_TEXT,
     WRITE_TEXTS,
     DirectWriteProtocol,
     frame_started,
     frames_completed,
+    text_frame,
 )
 from codebreakers.server.wire.starlette_socket import StarletteSocket
 

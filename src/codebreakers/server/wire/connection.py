@@ -3,9 +3,9 @@
 Pushes are never awaited by whoever changes a room: the change's author holds the room's lock
 and must not wait on a slow client. A frame is sent on the spot when the socket can take it (the
 usual case): written straight to the transport where the server offers that
-(`Socket.write_now`: uvicorn's `protocols.py`, picows), else through a send that completes without
-suspending. So a push
-costs no task switch and leaves no waiting future behind for the garbage collector to walk.
+(`Socket.write_now`: uvicorn's `protocols.py`), else through a send that completes without
+suspending. So a push costs no task switch and leaves no waiting future behind for the garbage
+collector to walk.
 Only when a send must wait (the client reads slowly and the kernel's buffer is full) does a task
 take over: it finishes that send, then drains the frames queued meanwhile, in order. A socket
 that falls too far behind is closed (it will reconnect and get a fresh view).

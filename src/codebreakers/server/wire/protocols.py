@@ -25,6 +25,7 @@ and tests/server/test_wire.py.
 from __future__ import annotations
 
 import asyncio
+import struct
 from typing import Any
 
 import httptools
@@ -34,16 +35,33 @@ from websockets.protocol import Protocol, State
 
 from codebreakers.server.ops.ipguard import IpGuard
 from codebreakers.server.ops.proxies import TrustedProxies
-from codebreakers.server.wire.frames import text_frame
 
 WRITE_TEXT = "codebreakers.write_text"
 WRITE_TEXTS = "codebreakers.write_texts"
 
 _OPEN = State.OPEN
+_FIN_TEXT = 0x81  # FIN bit and the text opcode: one whole, unfragmented text message
+_TWO_BYTE_LENGTH = 126
+_EIGHT_BYTE_LENGTH = 127
 HEAD_TIMEOUT_S = 10.0  # a request, from its first byte to its last (a mobile link manages)
 FRAME_TIMEOUT_S = 10.0  # a frame (at most 1 MiB), from its first byte to its last
 MAX_HEAD_BYTES = 64 * 1024  # a request's URL and headers (httptools itself takes any length)
 SLOW_FRAME_CLOSE = 1008  # policy violation
+
+
+_SHORT_HEADER = struct.Struct("!BB").pack
+_TWO_BYTE_HEADER = struct.Struct("!BBH").pack
+_EIGHT_BYTE_HEADER = struct.Struct("!BBQ").pack
+
+
+def text_frame(payload: bytes) -> bytes:
+    """One unmasked, unfragmented text frame carrying `payload` (RFC 6455, section 5.2)."""
+    size = len(payload)
+    if size < _TWO_BYTE_LENGTH:
+        return _SHORT_HEADER(_FIN_TEXT, size) + payload
+    if size <= 0xFFFF:
+        return _TWO_BYTE_HEADER(_FIN_TEXT, _TWO_BYTE_LENGTH, size) + payload
+    return _EIGHT_BYTE_HEADER(_FIN_TEXT, _EIGHT_BYTE_LENGTH, size) + payload
 
 
 def frames_completed(conn: Protocol) -> bool:

@@ -2,10 +2,10 @@
 
 The endpoint (server/ws/endpoint.py) and a socket's writer (`connection.py`) see a WebSocket
 only through `Socket`: the upgrade request it was opened with, the next message in, a text
-frame out (at once when the socket keeps up, else by waiting), and a close with a code. Two
-adapters implement it: `starlette_socket.StarletteSocket` for Starlette's ASGI WebSocket (under
-uvicorn, granian or the in-process test client) and `picows_socket.PicowsSocket` for picows
-(`codebreakers serve --ws-transport picows`). Nothing above this module knows which it has.
+frame out (at once when the socket keeps up, else by waiting), and a close with a code.
+`starlette_socket.StarletteSocket` implements it for Starlette's ASGI WebSocket (under uvicorn,
+granian or the in-process test client); a transport of its own for `/ws` (issue 21 measures
+picows) would be a second adapter, and nothing above this module would know which it has.
 """
 
 from __future__ import annotations
