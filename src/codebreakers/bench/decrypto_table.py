@@ -38,17 +38,6 @@ _encode = msgspec.json.Encoder().encode
 JSON = dict[str, Any]
 
 
-def _straight_faced(view: JSON) -> list[str]:
-    """The encryptors who may not chat now: their clues are out, their team's decode open."""
-    if view.get("phase") != "round" or not view.get("rounds"):
-        return []
-    return [
-        t["encryptor"]
-        for t in view["rounds"][-1]["transmissions"].values()
-        if t is not None and t["read_out"] and not t["decode"]["locked"]
-    ]
-
-
 def made_up_word(n: int) -> str:
     """A pronounceable non-word, different for every n ("kalo", "zumi", ...)."""
     return "".join(_SYLLABLES[int(d)] for d in str(n)) + "x"
@@ -264,17 +253,19 @@ class DecryptoTable:
         return self._codes[key]
 
     async def _chat(self, timeout: float) -> None:
-        """A line in all chat by the next member in turn who may write: not an encryptor
-        whose clues are out and whose team has not locked its decode (RULES.md: it keeps a
-        straight face), which the server refuses as `chat_not_allowed`."""
-        view = _decode(self.last_view[0])["view"] if self.last_view[0] else None
-        silent = {self.index_of.get(seat) for seat in _straight_faced(view)} if view else set()
+        """A line in all chat by the next member in turn whose own view says it may write (the
+        server's rule, `you.can_team_chat`: not an encryptor keeping a straight face), so the
+        load generator is never refused `chat_not_allowed`."""
         first = self._moves // CHAT_EVERY
-        turns = ((first + i) % self.seats for i in range(self.seats))
-        seat = next((s for s in turns if s not in silent), first % self.seats)
+        turns = [(first + i) % self.seats for i in range(self.seats)]
+        seat = next((s for s in turns if self._may_chat(s)), turns[0])
         token = f"#{self.number}.{self._moves}"
         message = {"type": "chat", "channel": "all", "text": f"nice one {token}"}
         await self._request(seat, message, "chat", timeout, chat_token=token)
+
+    def _may_chat(self, seat: int) -> bool:
+        frame = self.last_view[seat]
+        return not frame or bool(_decode(frame)["view"]["you"]["can_team_chat"])
 
     async def _request(
         self,
