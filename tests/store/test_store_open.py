@@ -11,6 +11,7 @@ from sqlalchemy.exc import DatabaseError
 
 from codebreakers.store import default_url, dialects, open_store
 from codebreakers.store.base import RoomRow, StoreBusy
+from codebreakers.store.postgres import store as store_module
 from codebreakers.store.postgres.engine import PostgresRunner
 from codebreakers.store.postgres.store import PostgresStore
 from codebreakers.store.sqlite import BUSY_TIMEOUT_MS, SqliteRunner, SqliteStore
@@ -159,6 +160,26 @@ async def test_a_pooled_connection_the_server_dropped_is_replaced_unseen(
         assert await store.read(_backend_pid) != pid
     finally:
         await store.close()
+
+
+async def test_a_connection_the_pool_already_let_go_is_discarded_quietly(
+    module_postgres_url: str,
+) -> None:
+    """The race behind a flaky failure: the server cuts a connection, asyncpg's pool releases
+    it on its own, and the store's retry then closes the proxy it still holds. That close must
+    not raise (asyncpg: "connection has been released back to the pool"), or the write fails
+    instead of taking a new connection."""
+    pool = await asyncpg.create_pool(module_postgres_url, min_size=1, max_size=1)
+    try:
+        proxy = await pool.acquire()
+        await pool.release(proxy)
+        with pytest.raises(asyncpg.InterfaceError):
+            proxy.terminate()  # what the store did: the race's error, made certain
+        store_module._discard(proxy)  # what it does now
+        async with pool.acquire() as conn:
+            assert await conn.fetchval("SELECT 1") == 1
+    finally:
+        await pool.close()
 
 
 async def _backend_pid(conn: asyncpg.Connection) -> int:

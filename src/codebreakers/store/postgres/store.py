@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from functools import partial
 from types import ModuleType
 from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
@@ -133,7 +133,7 @@ class PostgresStore(QueryPorts):
                 except CONNECTION_LOST:
                     if attempt == 2:  # a read may always run again, once
                         raise
-                    conn.terminate()
+                    _discard(conn)
         raise AssertionError("unreachable")
 
     async def write(self, work: Work[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
@@ -146,7 +146,7 @@ class PostgresStore(QueryPorts):
                 except Exception:
                     if attempt == 2:  # nothing ran: take another connection, once
                         raise
-                    conn.terminate()
+                    _discard(conn)
                     continue
                 try:
                     result = await work(conn, *args, **kwargs)
@@ -158,7 +158,7 @@ class PostgresStore(QueryPorts):
                 except BaseException:
                     # Cancelled or cut off while committing: whether it committed is unknown,
                     # and the connection is in no state to be used again.
-                    conn.terminate()
+                    _discard(conn)
                     raise
                 return result
         raise AssertionError("unreachable")
@@ -178,7 +178,7 @@ class PostgresStore(QueryPorts):
                 try:
                     return await statement(conn, batch, attempt == 2)
                 except CONNECTION_LOST:
-                    conn.terminate()
+                    _discard(conn)
                     if attempt == 2:
                         raise
                 except asyncpg.PostgresError:
@@ -217,6 +217,14 @@ class PostgresStore(QueryPorts):
 
     async def append_action(self, game_id: str, row: ActionRow) -> AppendResult:
         return await self.appends.submit(game_id, (game_id, row))
+
+
+def _discard(conn: asyncpg.Connection) -> None:
+    """Close a connection that can't be used again. When the server cut it, asyncpg's pool
+    may already have let go of it (its lost-connection callback runs first): then the proxy
+    refuses `terminate` with an InterfaceError, and there is nothing left to close."""
+    with suppress(asyncpg.InterfaceError):
+        conn.terminate()
 
 
 async def _alone(
