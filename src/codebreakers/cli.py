@@ -125,6 +125,9 @@ def _bench_ratings_parser(sub: argparse._SubParsersAction[argparse.ArgumentParse
     p.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--measure-only", action="store_true", help="no fill: time a filled database")
+    p.add_argument(
+        "--ends", type=int, default=1000, help="game ends timed of each kind, rated and unrated"
+    )
     p.add_argument("--json", action="store_true", help="one line of JSON")
 
 

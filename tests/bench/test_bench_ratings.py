@@ -7,17 +7,25 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from codebreakers.campaigns.killable_nodes import postgres_database
 
-KEYS = {"leaderboard_p99_ms", "profile_p99_ms", "rating_update_ms", "fill_s", "load_average"}
+KEYS = {
+    "leaderboard_p99_ms",
+    "profile_p99_ms",
+    "rating_update_ms",
+    "rating_update_p50_ms",
+    "fill_s",
+    "load_average",
+}
 
 
 def bench(*extra: str) -> dict:
     cmd = [sys.executable, "-m", "codebreakers.cli", "bench-ratings", "--json"]
-    cmd += ["--profiles", "300", "--games", "2000", *extra]
+    cmd += ["--profiles", "300", "--games", "2000", "--ends", "150", *extra]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
@@ -32,6 +40,15 @@ def check(report: dict) -> None:
 
 def test_on_sqlite() -> None:
     check(bench())
+
+
+def test_a_filled_database_is_measured_again_and_again(tmp_path: Path) -> None:
+    """--measure-only on a database filled and measured before: the game ends it times are
+    new games every run."""
+    url = f"sqlite:///{tmp_path / 'ratings.db'}"
+    check(bench("--db", url))
+    check(bench("--db", url, "--measure-only"))
+    check(bench("--db", url, "--measure-only"))
 
 
 @pytest.mark.postgres

@@ -18,6 +18,7 @@ from codebreakers.campaigns import upgrade
 from codebreakers.server.rooms import model
 from codebreakers.store import dialects, migrate, open_store
 from codebreakers.store.base import ActionRow, AppendResult, ChatLine, RoomRow
+from codebreakers.store.ratings.open import ratings_of
 from codebreakers.store.schema import metadata
 
 pytestmark = pytest.mark.anyio
@@ -51,8 +52,8 @@ async def run_on(url: str, work: Any, *args: Any, migrating: bool = False) -> An
 def test_revisions_form_one_line_from_0001_to_head() -> None:
     scripts = ScriptDirectory.from_config(migrate.alembic_config())
     chain = [s.revision for s in scripts.walk_revisions("base", "heads")]
-    assert list(reversed(chain)) == ["0001", "0002", "0003", "0004", "0005", "0006"]
-    assert HEAD == "0006"
+    assert list(reversed(chain)) == ["0001", "0002", "0003", "0004", "0005", "0006", "0007"]
+    assert HEAD == "0007"
 
 
 async def test_a_migrated_empty_database_matches_schema_py(fresh_url: str) -> None:
@@ -315,6 +316,59 @@ async def test_0005_brings_rooms_games_and_chat_along_with_anonymous_players(
 
     await run_on(fresh_url, downgrade, migrating=True)
     assert await run_on(fresh_url, migrate.current_revision) == "0004"
+
+
+PROFILES_0005 = sa.table(
+    "profiles", *(sa.column(c) for c in ("id", "name", "language", "created_at", "hidden"))
+)
+RATINGS_0006 = sa.table(
+    "ratings",
+    *(sa.column(c) for c in ("profile_id", "game", "mu", "sigma", "rating", "games", "updated_at")),
+)
+
+
+async def test_0007_copies_each_profiles_hidden_into_its_ratings(fresh_url: str) -> None:
+    """Ratings written before 0007 take their profile's `hidden`: the board leaves a hidden
+    profile out as before, and downgrading takes the column out again."""
+    await run_on(fresh_url, migrate.upgrade, "0006", migrating=True)
+
+    def fill(conn: sa.Connection) -> None:
+        conn.execute(
+            sa.insert(PROFILES_0005),
+            [{"id": i, "name": i.upper(), "language": "en", "created_at": 1.0, "hidden": i == "dan"}
+             for i in ("ann", "dan")],
+        )  # fmt: skip
+        conn.execute(
+            sa.insert(RATINGS_0006),
+            [{"profile_id": i, "game": g, "mu": 30.0, "sigma": 2.0, "rating": 1600.0,
+              "games": 9, "updated_at": 2.0}
+             for i in ("ann", "dan") for g in ("decrypto", "mastermind")],
+        )  # fmt: skip
+
+    def copies(conn: sa.Connection) -> set[tuple[Any, ...]]:
+        return {
+            tuple(r) for r in conn.execute(sa.text("SELECT profile_id, game, hidden FROM ratings"))
+        }
+
+    await run_on(fresh_url, fill)
+    await run_on(fresh_url, migrate.upgrade, "0007", migrating=True)
+    assert await run_on(fresh_url, copies) == {
+        ("ann", "decrypto", False), ("ann", "mastermind", False),
+        ("dan", "decrypto", True), ("dan", "mastermind", True),
+    }  # fmt: skip
+    store = open_store(fresh_url)
+    await store.open()
+    try:
+        board = await ratings_of(store).leaderboard("decrypto", 0, 10)
+        assert [r.profile_id for r in board] == ["ann"]
+    finally:
+        await store.close()
+
+    def downgrade(conn: sa.Connection) -> None:
+        command.downgrade(migrate.alembic_config(conn), "0006")
+
+    await run_on(fresh_url, downgrade, migrating=True)
+    assert await run_on(fresh_url, migrate.current_revision) == "0006"
 
 
 def rebuild_rooms(conn: sa.Connection) -> None:

@@ -146,3 +146,20 @@ async def test_the_leaderboard_lists_players_with_enough_games(
     assert board[0].rating > board[1].rating > board[2].rating
     assert [r.profile_id for r in await ratings.leaderboard("decrypto", 1, 1)] == ["cid"]
     assert await ratings.leaderboard("mastermind", 0, 10) == []
+
+
+async def test_hiding_a_profile_on_the_board_takes_it_off_and_showing_it_puts_it_back(
+    store: Store,
+) -> None:
+    """The board's index reads the ratings' copy of `hidden`: a change of the profile reaches
+    it in the same write, in every game the profile is rated in."""
+    await add_profiles(store, "ann", "bea")
+    ratings = ratings_of(store)
+    for n in range(BOARD_MIN_GAMES):
+        await add_game(store, f"g{n}", {"w1": "ann", "b1": "bea"})
+        await ratings.finish_game(f"g{n}", {}, results(["w1", "b1"], "white"), True, 10.0 + n)
+    assert [r.profile_id for r in await ratings.leaderboard("decrypto", 0, 10)] == ["ann", "bea"]
+    await store.update_profile("ann", name="ANN", language="en", hidden=True)
+    assert [r.profile_id for r in await ratings.leaderboard("decrypto", 0, 10)] == ["bea"]
+    await store.update_profile("ann", name="ANN", language="en", hidden=False)
+    assert [r.profile_id for r in await ratings.leaderboard("decrypto", 0, 10)] == ["ann", "bea"]

@@ -60,6 +60,12 @@ async def update_profile(
         hidden,
         profile_id,
     )
+    # The ratings' copy of `hidden` (the board's index), in the same transaction: the profile's
+    # row is locked now, so a first rating being written waits or is waited for
+    # (ratings/postgres.py).
+    await db.execute(
+        "UPDATE ratings SET hidden = $1 WHERE profile_id = $2 AND hidden <> $1", hidden, profile_id
+    )
     return bool(status == "UPDATE 1")
 
 

@@ -42,7 +42,7 @@ _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder().decode
 
 
-def _json_text(value: Any) -> str:
+def json_text(value: Any) -> str:
     """JSON as text, for a text[] array cast to jsonb in the statement."""
     return _encode(value).decode()
 
@@ -123,7 +123,7 @@ async def update_rooms(
             _UPDATE_ROOMS,
             [u.code for u in batch],
             [u.expected_version for u in batch],
-            [_json_text(u.data) for u in batch],
+            [json_text(u.data) for u in batch],
             [u.public for u in batch],
             [u.waiting for u in batch],
             [u.now for u in batch],
@@ -274,7 +274,7 @@ async def append_actions(
             [r.version for _, r in batch],
             [r.seat for _, r in batch],
             [r.client_action_id for _, r in batch],
-            [_json_text(r.action) for _, r in batch],
+            [json_text(r.action) for _, r in batch],
             [r.at for _, r in batch],
         )
     }
@@ -326,13 +326,15 @@ async def find_action(
     return None if found is None else _action(found)
 
 
-async def finish_game(db: asyncpg.Connection, game_id: str, outcome: JSON) -> None:
-    """Mark the game over with its outcome; LookupError for an unknown game."""
-    status = await db.execute(
-        "UPDATE games SET over = true, outcome = $1 WHERE id = $2", outcome, game_id
+async def finish_game(db: asyncpg.Connection, game_id: str, outcome: JSON) -> str:
+    """Mark the game over with its outcome and say which game it is (`decrypto`...);
+    LookupError for an unknown game."""
+    game: str | None = await db.fetchval(
+        "UPDATE games SET over = true, outcome = $1 WHERE id = $2 RETURNING game", outcome, game_id
     )
-    if status != "UPDATE 1":
+    if game is None:
         raise LookupError(f"no game {game_id!r}")
+    return game
 
 
 async def live_games(db: asyncpg.Connection) -> list[str]:

@@ -62,14 +62,14 @@ _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder().decode
 
 
-def _json_text(value: Any) -> str:
+def json_text(value: Any) -> str:
     return _encode(value).decode()
 
 
 async def _configure(conn: asyncpg.Connection) -> None:
     """JSONB in and out through msgspec, on every new connection."""
     await conn.set_type_codec(
-        "jsonb", schema="pg_catalog", encoder=_json_text, decoder=_decode, format="text"
+        "jsonb", schema="pg_catalog", encoder=json_text, decoder=_decode, format="text"
     )
 
 

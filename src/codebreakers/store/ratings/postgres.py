@@ -22,8 +22,31 @@ from codebreakers.store.ratings.base import (
     RatingRow,
     ResultRow,
 )
-from codebreakers.store.ratings.schema import BOARD_MIN_GAMES
+from codebreakers.store.ratings.schema import BOARD_PAGE
 from codebreakers.store.ratings.settle import Seated, rated_sides, settle
+
+# A game's results, one row per recorded seat, from one array per column.
+_INSERT_RESULTS = (
+    f"INSERT INTO game_results ({RESULT_COLUMNS})"
+    " SELECT g, s, p, gm, v, sd, rs, f::jsonb, rd, rt, at"
+    " FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],"
+    " $7::text[], $8::text[], $9::bool[], $10::float8[], $11::float8[])"
+    " AS t(g, s, p, gm, v, sd, rs, f, rd, rt, at)"
+)
+# ... and with them, in the same statement (one round trip), the rated profiles' new skills.
+_INSERT_RESULTS_AND_RATE = (
+    f"WITH results AS ({_INSERT_RESULTS})"
+    " UPDATE ratings r SET mu = n.mu, sigma = n.sigma, rating = n.rating,"
+    " games = r.games + 1, updated_at = $17"
+    " FROM unnest($12::text[], $13::float8[], $14::float8[], $15::float8[])"
+    " AS n(profile_id, mu, sigma, rating)"
+    " WHERE r.profile_id = n.profile_id AND r.game = $16"
+)
+_BOARD_PAGE = BOARD_PAGE.format(game="$1", limit="$2", offset="$3")
+_LOCK_SKILLS = (
+    "SELECT profile_id, mu, sigma FROM ratings WHERE game = $1"
+    " AND profile_id = ANY($2::text[]) ORDER BY profile_id FOR UPDATE"
+)
 
 
 async def finish_game(
@@ -34,7 +57,7 @@ async def finish_game(
     rated: bool,
     now: float,
 ) -> bool:
-    await queries.finish_game(db, game_id, outcome)
+    game = await queries.finish_game(db, game_id, outcome)
     if results is None:
         return False
     players = [
@@ -53,79 +76,66 @@ async def finish_game(
     )
     if inserted != "INSERT 0 1":
         return False  # settled before: a second finish changes nothing
-    game = await db.fetchval("SELECT game FROM games WHERE id = $1", game_id)
     ids = sorted(p for side in (sides or {}).values() for p in side)
-    skills = {p: skill.Skill() for p in ids}
-    if ids:
+    skills = await _locked_skills(db, game, ids, now) if ids else {}
+    settled = settle(game_id, game, results, players, sides, skills, now)
+    if not settled.results:
+        return True
+    columns = list(zip(*(
+        (r.game_id, r.seat, r.profile_id, r.game, r.variant, r.side, r.result,
+         queries.json_text(r.figures), r.rated, r.rating, r.finished_at)
+        for r in settled.results
+    ), strict=True))  # fmt: skip
+    if not settled.skills:
+        await db.execute(_INSERT_RESULTS, *columns)
+        return True
+    pids = list(settled.skills)
+    new = [settled.skills[p] for p in pids]
+    await db.execute(
+        _INSERT_RESULTS_AND_RATE,
+        *columns,
+        pids,
+        [s.mu for s in new],
+        [s.sigma for s in new],
+        [s.shown for s in new],
+        game,
+        now,
+    )
+    return True
+
+
+async def _locked_skills(
+    db: asyncpg.Connection, game: str, ids: list[str], now: float
+) -> dict[str, skill.Skill]:
+    """The current skill of each profile of `ids` (sorted) in `game`, their rows locked until
+    the transaction ends. A profile's first rated game makes its row first (fresh skill, its
+    profile's `hidden`, read under a share lock so that a change of the profile waits for this
+    game or this game for it), then locks it like the others."""
+    skills = {r["profile_id"]: skill.Skill(r["mu"], r["sigma"]) for r in await db.fetch(
+        _LOCK_SKILLS, game, ids
+    )}  # fmt: skip
+    missing = [p for p in ids if p not in skills]
+    if missing:
         fresh = skill.Skill()
         await db.execute(
-            "INSERT INTO ratings (profile_id, game, mu, sigma, rating, games, updated_at)"
-            " SELECT p, $2, $3, $4, $5, 0, $6 FROM unnest($1::text[]) AS p ORDER BY p"
+            "INSERT INTO ratings (profile_id, game, mu, sigma, rating, games, updated_at, hidden)"
+            " SELECT id, $2, $3, $4, $5, 0, $6, hidden FROM profiles"
+            " WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE"
             " ON CONFLICT (profile_id, game) DO NOTHING",
-            ids,
+            missing,
             game,
             fresh.mu,
             fresh.sigma,
             fresh.shown,
             now,
         )
-        for r in await db.fetch(
-            "SELECT profile_id, mu, sigma FROM ratings WHERE game = $1"
-            " AND profile_id = ANY($2::text[]) ORDER BY profile_id FOR UPDATE",
-            game,
-            ids,
-        ):
+        for r in await db.fetch(_LOCK_SKILLS, game, missing):
             skills[r["profile_id"]] = skill.Skill(r["mu"], r["sigma"])
-    settled = settle(game_id, game, results, players, sides, skills, now)
-    if settled.results:
-        await db.executemany(
-            f"INSERT INTO game_results ({RESULT_COLUMNS})"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-            [
-                (
-                    r.game_id,
-                    r.seat,
-                    r.profile_id,
-                    r.game,
-                    r.variant,
-                    r.side,
-                    r.result,
-                    r.figures,
-                    r.rated,
-                    r.rating,
-                    r.finished_at,
-                )
-                for r in settled.results
-            ],
-        )
-    if settled.skills:
-        pids = list(settled.skills)
-        await db.execute(
-            "UPDATE ratings r SET mu = n.mu, sigma = n.sigma, rating = n.rating,"
-            " games = r.games + 1, updated_at = $6"
-            " FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[])"
-            " AS n(profile_id, mu, sigma, rating)"
-            " WHERE r.profile_id = n.profile_id AND r.game = $5",
-            pids,
-            [settled.skills[p].mu for p in pids],
-            [settled.skills[p].sigma for p in pids],
-            [settled.skills[p].shown for p in pids],
-            game,
-            now,
-        )
-    return True
+    return skills
 
 
 async def leaderboard(db: asyncpg.Connection, game: str, offset: int, limit: int) -> list[BoardRow]:
-    rows = await db.fetch(
-        "SELECT r.profile_id, p.name, r.rating, r.games FROM ratings r"
-        " JOIN profiles p ON p.id = r.profile_id"
-        f" WHERE r.game = $1 AND r.games >= {BOARD_MIN_GAMES} AND NOT p.hidden"
-        " ORDER BY r.rating DESC, r.profile_id DESC LIMIT $2 OFFSET $3",
-        game,
-        limit,
-        offset,
-    )
+    rows = await db.fetch(_BOARD_PAGE, game, limit, offset)
     return [BoardRow(*r) for r in rows]
 
 

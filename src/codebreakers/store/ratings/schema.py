@@ -8,7 +8,8 @@
   game's figures for it (games/results.py) and, for a rated game, the rating it left with: the
   profile's games, W/D/L, figures, rating history and last games all read from it.
 - `ratings`: a profile's skill in one game (mu, sigma), the conservative rating shown
-  (`skill.shown`) and the rated games counted, for the leaderboard.
+  (`skill.shown`), the rated games counted, and the profile's `hidden` (a copy the store keeps
+  equal to the profile's), for the leaderboard.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     String,
     Table,
+    false,
     text,
 )
 
@@ -30,6 +32,18 @@ from codebreakers.store.schema import json_type, metadata
 
 # A player enters the leaderboard after this many rated games (the partial index's bound).
 BOARD_MIN_GAMES = 5
+# The board's rows, as its partial index and the query both say it (SQLite uses a partial
+# index only for a query whose WHERE holds the index's terms).
+BOARD_WHERE = f"games >= {BOARD_MIN_GAMES} AND NOT hidden"
+# A page of the board: the index alone up to the page, then each of its rows' names. The
+# placeholders are the driver's own (`format` them: game, limit, offset).
+BOARD_PAGE = (
+    "SELECT b.profile_id, p.name, b.rating, b.games FROM"
+    " (SELECT profile_id, rating, games FROM ratings"
+    f" WHERE game = {{game}} AND {BOARD_WHERE}"
+    " ORDER BY rating DESC, profile_id DESC LIMIT {limit} OFFSET {offset}) b"
+    " JOIN profiles p ON p.id = b.profile_id ORDER BY b.rating DESC, b.profile_id DESC"
+)
 
 settled_games = Table(
     "settled_games",
@@ -73,15 +87,19 @@ ratings = Table(
     Column("rating", Float, nullable=False),
     Column("games", Integer, nullable=False),
     Column("updated_at", Float, nullable=False),
+    # The profile's `hidden`, copied (migration 0007): the board's index leaves them out.
+    Column("hidden", Boolean, nullable=False, server_default=false()),
     PrimaryKeyConstraint("profile_id", "game", name="pk_ratings"),
     ForeignKeyConstraint(["profile_id"], ["profiles.id"], name="fk_ratings_profile_id_profiles"),
-    # The leaderboard: one game's players with enough games, best first.
+    # The leaderboard: one game's shown players with enough games, best first, read from the
+    # index alone up to the page (`games` is in it for that).
     Index(
         "ix_ratings_board",
         "game",
         "rating",
         "profile_id",
-        sqlite_where=text(f"games >= {BOARD_MIN_GAMES}"),
-        postgresql_where=text(f"games >= {BOARD_MIN_GAMES}"),
+        "games",
+        sqlite_where=text(BOARD_WHERE),
+        postgresql_where=text(BOARD_WHERE),
     ),
 )

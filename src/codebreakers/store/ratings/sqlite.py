@@ -21,11 +21,12 @@ from codebreakers.store.ratings.base import (
     RatingRow,
     ResultRow,
 )
-from codebreakers.store.ratings.schema import BOARD_MIN_GAMES
+from codebreakers.store.ratings.schema import BOARD_PAGE
 from codebreakers.store.ratings.settle import Seated, rated_sides, settle
 from codebreakers.store.sqlite import queries
 
 _decode = msgspec.json.Decoder(dict[str, int]).decode
+_BOARD_PAGE = BOARD_PAGE.format(game="?", limit="?", offset="?")
 
 
 def finish_game(
@@ -36,7 +37,7 @@ def finish_game(
     rated: bool,
     now: float,
 ) -> bool:
-    queries.finish_game(db, game_id, outcome)
+    game = queries.finish_game(db, game_id, outcome)
     if results is None:
         return False
     players = [
@@ -53,7 +54,6 @@ def finish_game(
     )
     if inserted.rowcount != 1:
         return False  # settled before: a second finish changes nothing
-    (game,) = db.execute("SELECT game FROM games WHERE id = ?", (game_id,)).fetchone()
     ids = [p for side in (sides or {}).values() for p in side]
     skills = {p: skill.Skill() for p in ids}
     if ids:
@@ -83,24 +83,19 @@ def finish_game(
             for r in settled.results
         ],
     )
-    db.executemany(
-        "INSERT INTO ratings (profile_id, game, mu, sigma, rating, games, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (profile_id, game) DO UPDATE SET"
+    db.executemany(  # a first rating takes its profile's `hidden` (the board leaves it out)
+        "INSERT INTO ratings (profile_id, game, mu, sigma, rating, games, updated_at, hidden)"
+        " SELECT id, ?, ?, ?, ?, 1, ?, hidden FROM profiles WHERE id = ?"
+        " ON CONFLICT (profile_id, game) DO UPDATE SET"
         " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,"
         " games = ratings.games + 1, updated_at = excluded.updated_at",
-        [(p, game, s.mu, s.sigma, s.shown, now) for p, s in settled.skills.items()],
+        [(game, s.mu, s.sigma, s.shown, now, p) for p, s in settled.skills.items()],
     )
     return True
 
 
 def leaderboard(db: sqlite3.Connection, game: str, offset: int, limit: int) -> list[BoardRow]:
-    rows = db.execute(
-        "SELECT r.profile_id, p.name, r.rating, r.games FROM ratings r"
-        " JOIN profiles p ON p.id = r.profile_id"
-        f" WHERE r.game = ? AND r.games >= {BOARD_MIN_GAMES} AND NOT p.hidden"
-        " ORDER BY r.rating DESC, r.profile_id DESC LIMIT ? OFFSET ?",
-        (game, limit, offset),
-    )
+    rows = db.execute(_BOARD_PAGE, (game, limit, offset))
     return [BoardRow(*r) for r in rows]
 
 

@@ -55,6 +55,8 @@ def update_profile(
         "UPDATE profiles SET name = ?, language = ?, hidden = ? WHERE id = ?",
         (name, language, hidden, profile_id),
     )
+    # The ratings' copy of `hidden` (the board's index), in the same transaction.
+    db.execute("UPDATE ratings SET hidden = ? WHERE profile_id = ?", (hidden, profile_id))
     return cursor.rowcount == 1
 
 

@@ -238,13 +238,17 @@ def find_action(
     return None if found is None else _action(found)
 
 
-def finish_game(db: sqlite3.Connection, game_id: str, outcome: JSON) -> None:
-    """Mark the game over with its outcome; LookupError for an unknown game."""
-    cursor = db.execute(
-        "UPDATE games SET over = 1, outcome = ? WHERE id = ?", (_json_or_null(outcome), game_id)
-    )
-    if cursor.rowcount != 1:
+def finish_game(db: sqlite3.Connection, game_id: str, outcome: JSON) -> str:
+    """Mark the game over with its outcome and say which game it is (`decrypto`...);
+    LookupError for an unknown game."""
+    found = db.execute(
+        "UPDATE games SET over = 1, outcome = ? WHERE id = ? RETURNING game",
+        (_json_or_null(outcome), game_id),
+    ).fetchone()
+    if found is None:
         raise LookupError(f"no game {game_id!r}")
+    game: str = found[0]
+    return game
 
 
 def live_games(db: sqlite3.Connection) -> list[str]:
