@@ -16,7 +16,6 @@ from server_harness import Client, Table, join_all, make_ports, new_room
 from starlette.testclient import TestClient
 
 from codebreakers.server.app import create_app
-from codebreakers.server.errors import Refused
 from codebreakers.server.http.identity import COOKIE
 from codebreakers.server.ops.config import ServerConfig
 from codebreakers.server.ops.ipguard import IpLimits
@@ -324,24 +323,3 @@ def test_play_now_and_quick_join_record_the_visitors_profile(
             "SELECT profile_id, human FROM game_players WHERE player_id = ?", (played["you"],)
         ).fetchall()
     assert seated == [(me["profile_id"], 1)]  # the game play now started at once
-
-
-def test_a_passkey_challenge_is_single_use_bound_to_its_browser_and_expires() -> None:
-    from codebreakers.server.http.passkeys import CHALLENGE_TTL_S, REGISTER, SIGN_IN, Challenges
-
-    now = [100.0]
-    held = Challenges(clock=lambda: now[0])
-    first = held.new("hash-a", REGISTER)
-    assert len(first) == 32 and held.new("hash-b", REGISTER) != first
-    for who, ceremony in (("hash-b", SIGN_IN), ("hash-c", REGISTER)):
-        with pytest.raises(Refused) as other:
-            held.take(who, ceremony)  # another browser's, or another ceremony's
-        assert other.value.code == "passkey_challenge"
-    assert held.take("hash-a", REGISTER) == first
-    with pytest.raises(Refused):
-        held.take("hash-a", REGISTER)  # used once
-    again = held.new("hash-a", SIGN_IN)
-    now[0] += CHALLENGE_TTL_S + 1
-    with pytest.raises(Refused):
-        held.take("hash-a", SIGN_IN)  # expired
-    assert again

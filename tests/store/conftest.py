@@ -18,8 +18,8 @@ from codebreakers.store.base import Store
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 TABLES = (
-    "settled_games, game_results, ratings, room_players, game_players, passkeys,"
-    " profile_devices, chat, profiles, actions, games, rooms"
+    "passkey_challenges, settled_games, game_results, ratings, room_players, game_players,"
+    " passkeys, profile_devices, chat, profiles, actions, games, rooms"
 )
 
 

@@ -8,9 +8,11 @@ Three narrow ports, one per kind of data, so code can ask for only what it uses:
 - `Rooms`: small JSON documents updated with an optimistic version check;
 - `Chat`: lines that belong to a room and carry a per-room sequence number;
 - `Profiles`: lasting player identities (a browser's cookie secret, passkeys) and the rooms and
-  games each one played, for "your games".
+  games each one played, for "your games";
+- `PasskeyChallenges`: the WebAuthn challenges of ceremonies under way, in the database so that
+  any node can check the answer to a challenge another node issued.
 
-`Store` is all four with `open`/`close`: what `open_store` returns and a node holds. Each
+`Store` is all five with `open`/`close`: what `open_store` returns and a node holds. Each
 database has one adapter that implements it (`sqlite.py`, `postgres.py`).
 """
 
@@ -324,8 +326,26 @@ class Profiles(Protocol):
         ...
 
 
-class Store(GameLog, Rooms, Chat, Profiles, Protocol):
-    """The four ports over one database, with its life cycle."""
+class PasskeyChallenges(Protocol):
+    """Challenges of WebAuthn ceremonies under way, by (the browser's secret hash, ceremony):
+    one at a time per key, used once, refused and swept once expired. Times are the caller's
+    (seconds since the epoch), as everywhere in the store."""
+
+    async def put_challenge(
+        self, secret_hash: str, ceremony: str, challenge: bytes, expires_at: float, now: float
+    ) -> None:
+        """Hold `challenge` until `expires_at`, replacing one held for the same key; challenges
+        expired at `now` (anyone's) are deleted in the same transaction."""
+        ...
+
+    async def take_challenge(self, secret_hash: str, ceremony: str, now: float) -> bytes | None:
+        """The challenge held for the key, deleted in the same statement (so two answers at
+        once get it once between them); None when there is none or it expired before `now`."""
+        ...
+
+
+class Store(GameLog, Rooms, Chat, Profiles, PasskeyChallenges, Protocol):
+    """The five ports over one database, with its life cycle."""
 
     async def open(self) -> None:
         """Connect and bring the schema to the newest Alembic revision; a failure (database

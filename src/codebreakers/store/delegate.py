@@ -31,10 +31,12 @@ from codebreakers.store.base import (
 
 
 class QueryPorts:
-    """Port methods as `read`/`write` of the adapter's `queries` and `profile_queries`."""
+    """Port methods as `read`/`write` of the adapter's `queries`, `profile_queries` and
+    `challenge_queries`."""
 
     queries: ClassVar[ModuleType]
     profile_queries: ClassVar[ModuleType]
+    challenge_queries: ClassVar[ModuleType]
     read: Callable[..., Awaitable[Any]]
     write: Callable[..., Awaitable[Any]]
 
@@ -208,3 +210,18 @@ class QueryPorts:
             self.profile_queries.finished_games_of, profile_id, limit
         )
         return games
+
+    # Passkey challenges
+
+    async def put_challenge(
+        self, secret_hash: str, ceremony: str, challenge: bytes, expires_at: float, now: float
+    ) -> None:
+        await self.write(
+            self.challenge_queries.put_challenge, secret_hash, ceremony, challenge, expires_at, now
+        )
+
+    async def take_challenge(self, secret_hash: str, ceremony: str, now: float) -> bytes | None:
+        taken: bytes | None = await self.write(
+            self.challenge_queries.take_challenge, secret_hash, ceremony, now
+        )
+        return taken

@@ -144,6 +144,20 @@ passkeys = Table(
     Index("ix_passkeys_profile_id", "profile_id"),
 )
 
+# WebAuthn challenges of ceremonies under way (migration 0007), so that whichever node gets the
+# answer can check it: one per browser (its secret's hash) and ceremony, deleted when taken,
+# swept once expired.
+passkey_challenges = Table(
+    "passkey_challenges",
+    metadata,
+    Column("secret_hash", String, nullable=False),
+    Column("ceremony", String, nullable=False),  # "register" or "sign_in"
+    Column("challenge", LargeBinary, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    PrimaryKeyConstraint("secret_hash", "ceremony", name="pk_passkey_challenges"),
+    Index("ix_passkey_challenges_expires_at", "expires_at"),
+)
+
 # Who played a game, written with the game (`GameLog.create_game`): one row per seated player,
 # bots included; `profile_id` NULL for a player without one (every game stored before 0005).
 game_players = Table(

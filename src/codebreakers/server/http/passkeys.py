@@ -10,11 +10,10 @@ it on another browser.
   games but is no longer this browser's (secured by a passkey of its own, it can be signed
   into again).
 
-Challenges stay on the server (`Challenges`): 32 random bytes per ceremony, bound to the
-browser's identity secret (by its hash) and to the ceremony, used once, gone after
-CHALLENGE_TTL_S. They live in the memory of the node that made them, so both requests of a
-ceremony must reach the same node (the client sends them within seconds; behind a load
-balancer without affinity, a miss answers `passkey_challenge` and the client starts again).
+Challenges stay on the server: 32 random bytes per ceremony, bound to the browser's identity
+secret (by its hash) and to the ceremony, used once, gone after CHALLENGE_TTL_S. They are held
+in the store (`PasskeyChallenges`, table `passkey_challenges`), so the answer may reach any node
+of the site, not only the one that issued the challenge (a load balancer needs no affinity).
 The relying party is the site: its id the host of the public URL (or of the request), its
 origin checked against the page's.
 """
@@ -22,8 +21,6 @@ origin checked against the page's.
 from __future__ import annotations
 
 import secrets
-import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -59,36 +56,30 @@ from codebreakers.store.base import PasskeyRow, ProfileRow
 
 RP_NAME = "Codebreakers"
 CHALLENGE_TTL_S = 300.0
-MAX_CHALLENGES = 10_000  # ceremonies under way on one node; the oldest goes first
 TIMEOUT_MS = 120_000
 REGISTER, SIGN_IN = "register", "sign_in"
 NO_STORE = {"Cache-Control": "no-store"}
 T = TypeVar("T")
 
 
-class Challenges:
-    """Challenges of ceremonies under way, by (browser secret hash, ceremony)."""
+async def new_challenge(node: Node, secret_hash: str, ceremony: str) -> bytes:
+    """A fresh challenge, held in the store; one asked before for the same ceremony is
+    forgotten."""
+    challenge = secrets.token_bytes(32)
+    now = node.ports.clock()
+    await node.ports.store.put_challenge(
+        secret_hash, ceremony, challenge, now + CHALLENGE_TTL_S, now
+    )
+    return challenge
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._held: OrderedDict[tuple[str, str], tuple[bytes, float]] = OrderedDict()
 
-    def new(self, secret_hash: str, ceremony: str) -> bytes:
-        """A fresh challenge; one asked before for the same ceremony is forgotten."""
-        challenge = secrets.token_bytes(32)
-        key = (secret_hash, ceremony)
-        self._held.pop(key, None)
-        self._held[key] = (challenge, self._clock() + CHALLENGE_TTL_S)
-        while len(self._held) > MAX_CHALLENGES:
-            self._held.popitem(last=False)
-        return challenge
-
-    def take(self, secret_hash: str, ceremony: str) -> bytes:
-        """The challenge, once: Refused when there is none, or it expired."""
-        held = self._held.pop((secret_hash, ceremony), None)
-        if held is None or held[1] < self._clock():
-            raise Refused(ErrorCode.PASSKEY_CHALLENGE, "no passkey request under way: start again")
-        return held[0]
+async def take_challenge(node: Node, secret_hash: str, ceremony: str) -> bytes:
+    """The challenge, once, whichever node issued it: Refused when there is none, or it
+    expired."""
+    taken = await node.ports.store.take_challenge(secret_hash, ceremony, node.ports.clock())
+    if taken is None:
+        raise Refused(ErrorCode.PASSKEY_CHALLENGE, "no passkey request under way: start again")
+    return taken
 
 
 def relying_party(request: Request, public_url: str | None) -> tuple[str, str]:
@@ -146,7 +137,6 @@ def _verified(verify: Callable[..., T], **checks: Any) -> T:
 
 def routes(node: Node) -> list[Route]:
     store = node.ports.store
-    challenges = Challenges()
 
     async def register_options(request: Request) -> Response:
         try:
@@ -155,13 +145,14 @@ def routes(node: Node) -> list[Route]:
             return error_response(refused)
         rp_id, _origin = relying_party(request, node.config.public_url)
         existing = await store.passkeys_of(profile.id)
+        challenge = await new_challenge(node, hashed, REGISTER)
         options = generate_registration_options(
             rp_id=rp_id,
             rp_name=RP_NAME,
             user_id=profile.id.encode(),
             user_name=profile.name,
             user_display_name=profile.name,
-            challenge=challenges.new(hashed, REGISTER),
+            challenge=challenge,
             timeout=TIMEOUT_MS,
             authenticator_selection=AuthenticatorSelectionCriteria(
                 resident_key=ResidentKeyRequirement.REQUIRED,
@@ -172,11 +163,12 @@ def routes(node: Node) -> list[Route]:
         return Response(options_to_json(options), media_type="application/json")
 
     async def answer(request: Request, ceremony: str) -> _Answer:
-        """The browser's answer to a ceremony this node asked of it: its profile, secret hash,
-        credential and the challenge (taken: once), with the relying party to check against."""
+        """The browser's answer to a ceremony the site asked of it (on any node): its profile,
+        secret hash, credential and the challenge (taken: once), with the relying party to
+        check against."""
         profile, hashed = await identity.known_profile(store, request)
         credential = await _credential(request)
-        challenge = challenges.take(hashed, ceremony)
+        challenge = await take_challenge(node, hashed, ceremony)
         rp_id, origin = relying_party(request, node.config.public_url)
         return _Answer(profile, hashed, credential, challenge, rp_id, origin)
 
@@ -212,7 +204,7 @@ def routes(node: Node) -> list[Route]:
         rp_id, _origin = relying_party(request, node.config.public_url)
         options = generate_authentication_options(
             rp_id=rp_id,
-            challenge=challenges.new(hashed, SIGN_IN),
+            challenge=await new_challenge(node, hashed, SIGN_IN),
             timeout=TIMEOUT_MS,
             user_verification=UserVerificationRequirement.PREFERRED,
         )

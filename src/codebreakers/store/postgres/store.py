@@ -35,7 +35,7 @@ from sqlalchemy.engine import URL
 from codebreakers.store import migrate
 from codebreakers.store.base import JSON, ActionRow, AppendResult, StoreBusy
 from codebreakers.store.delegate import QueryPorts
-from codebreakers.store.postgres import profile_queries, queries
+from codebreakers.store.postgres import challenge_queries, profile_queries, queries
 from codebreakers.store.postgres.commit import GroupCommitter
 from codebreakers.store.postgres.engine import PostgresRunner
 
@@ -83,6 +83,7 @@ class PostgresStore(QueryPorts):
 
     queries: ClassVar[ModuleType] = queries
     profile_queries: ClassVar[ModuleType] = profile_queries
+    challenge_queries: ClassVar[ModuleType] = challenge_queries
 
     def __init__(
         self, url: URL, pool_size: int = POOL_SIZE, pool_timeout: float = POOL_TIMEOUT_S

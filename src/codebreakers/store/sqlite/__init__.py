@@ -6,6 +6,7 @@ migrations and tools use on the same file (`SqliteRunner`).
 | `connect.py` | opening a connection: pragmas, WAL, busy timeout |
 | `queries.py` | every query of the games, rooms and chat, as SQLite SQL on a sqlite3 connection |
 | `profile_queries.py` | the same for profiles, passkeys and "your games" |
+| `challenge_queries.py` | the same for the passkey challenges of ceremonies under way |
 | `commit.py` | group commit of the writes, and waiting out another process's lock |
 | `store.py` | `SqliteStore`: the ports, reads in threads, writes to the committer, checkpoints |
 | `engine.py` | `SqliteRunner`: a SQLAlchemy engine for Alembic and tools |

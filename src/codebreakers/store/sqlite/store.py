@@ -32,7 +32,7 @@ from typing import Any, ClassVar, TypeVar
 from codebreakers.store import migrate
 from codebreakers.store.base import StoreBusy
 from codebreakers.store.delegate import QueryPorts
-from codebreakers.store.sqlite import profile_queries, queries
+from codebreakers.store.sqlite import challenge_queries, profile_queries, queries
 from codebreakers.store.sqlite.commit import GroupCommitter
 from codebreakers.store.sqlite.connect import BUSY_TIMEOUT_MS, SqliteFile, connect
 from codebreakers.store.sqlite.engine import SqliteRunner
@@ -50,6 +50,7 @@ class SqliteStore(QueryPorts):
 
     queries: ClassVar[ModuleType] = queries
     profile_queries: ClassVar[ModuleType] = profile_queries
+    challenge_queries: ClassVar[ModuleType] = challenge_queries
 
     def __init__(self, file: SqliteFile, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.file = file
