@@ -1,4 +1,4 @@
-"""Passkey challenges (migration 0007): held by (secret hash, ceremony), taken once, refused and
+"""Passkey challenges (migration 0008): held by (secret hash, ceremony), taken once, refused and
 swept once expired, on both adapters; two stores on one database (two nodes) share them."""
 
 from __future__ import annotations

@@ -144,7 +144,7 @@ passkeys = Table(
     Index("ix_passkeys_profile_id", "profile_id"),
 )
 
-# WebAuthn challenges of ceremonies under way (migration 0007), so that whichever node gets the
+# WebAuthn challenges of ceremonies under way (migration 0008), so that whichever node gets the
 # answer can check it: one per browser (its secret's hash) and ceremony, deleted when taken,
 # swept once expired.
 passkey_challenges = Table(

@@ -4,8 +4,8 @@
 secret hash and the ceremony, until it is taken (once) or swept after it expired. Nothing to
 bring along: challenges held in a node's memory before this step expire within minutes.
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-02
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
