@@ -68,6 +68,8 @@ def test_no_secret_reaches_the_wrong_eyes() -> None:
     assert live["frames_checked"] > 100 and live["http_checked"] > 0, live
     assert live["browsers_with_profiles"] == 4, live  # the first table's (issue 22)
     assert live["replay_steps_checked"] > 40, live  # every seat's replay and a spectator's
+    assert set(live["standings_checked"]) == set(leaks.STANDING_ROUTES), live
+    assert live["standings_mid_game"] >= 2 * 11, live  # each table's, at least once mid-game
     assert not live["leaks"], live["leaks"]
 
 

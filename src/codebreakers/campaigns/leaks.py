@@ -16,16 +16,27 @@ Two parts, both checked with secrets.py on the bytes that would leave (or did le
   profile and `/api/me/games` lists its room. While the game runs its replay is refused
   (`game_not_over`, whoever asks); once it is over, every step of each seat's and the
   spectator's replay (`/api/games/{id}/replay`) is checked like a view frame of that moment.
+  The browsers with a profile are four regulars who come back to every such table, whose
+  rooms are rated, so their profiles fill with results and, from their fifth game, the
+  leaderboard lists them. Mid-game (polled, a regular's browser and an anonymous visitor in
+  turn) and again after the end (both), the standings' routes are fetched: `GET
+  /api/leaderboard?game=decrypto&page=N`, `GET /api/profiles/{id}` and the pages `/u/{id}` of
+  every regular, `/leaderboard` and `/g/{game_id}` of the game being played. Each body must
+  answer 200 and hold no identity secret or its hash, no seat token, and none of the game's
+  keywords, codes (as a JSON list), notes, drafts, seed or undealt custom words
+  (`standing_leaks`); after a rated game, every regular's profile lists it, rated.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import random
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -34,11 +45,12 @@ import msgspec
 from codebreakers.campaigns import report
 from codebreakers.campaigns.client import Tab
 from codebreakers.campaigns.killable_nodes import Cluster, cluster
-from codebreakers.campaigns.players import Ledger, open_table
+from codebreakers.campaigns.players import Ledger, identity_cookie, open_table
 from codebreakers.campaigns.secrets import (
     Seen,
     Truth,
     bytes_leaks,
+    code_leaks,
     shown_guesses,
     view_leaks,
 )
@@ -66,6 +78,10 @@ def _truth(setup: JSON, state: Any, actions: list[JSON]) -> Truth:
         seat_team={s: t for t, seats in setup["teams"].items() for s in seats},
         custom_words=frozenset(setup["options"].get("custom_words") or ()),
     )
+    for rnd in full["rounds"]:
+        for transmission in rnd["transmissions"].values():
+            if transmission is not None and transmission["code"] is not None:
+                truth.codes.add(tuple(transmission["code"]))
     for entry in actions:
         action, seat = entry["action"], entry["seat"]
         if action["type"] == "note" and action["text"]:
@@ -127,10 +143,21 @@ def engine_part(games: int, seed: int) -> JSON:
     return {"games": games, "views_checked": views, "records_checked": records, "leaks": leaks}
 
 
-async def _spy(c: Cluster, tabs: list[Tab], spectator: Tab, found: list[tuple[Seen, str]]) -> None:
-    """While the game runs: the room description and each player's record, as HTTP serves them."""
+async def _spy(
+    c: Cluster,
+    tabs: list[Tab],
+    spectator: Tab,
+    found: list[tuple[Seen, str]],
+    standings: Standings,
+) -> None:
+    """While the game runs: the room description and each player's record, as HTTP serves them,
+    and the standings' routes (by a browser with a profile and by an anonymous one in turn)."""
     async with httpx.AsyncClient(base_url=c.http, timeout=30) as http:
-        while True:
+        for n in itertools.count():
+            game_id = tabs[0].game_id  # set before the spy starts (open_table waits for it)
+            if game_id is not None:  # first thing: the game has only just started
+                cookie = standings.cookie if n % 2 == 0 else None
+                await standings.fetch(http, cookie, game_id, page=1 + n // 2 % 2)
             await asyncio.sleep(0.7)
             room = (await http.get(f"/api/rooms/{spectator.room}")).text
             found.append((Seen(None), room))
@@ -183,7 +210,14 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
     rng = random.Random(seed)
     ledger = Ledger()
     leaks: Counter[str] = Counter()
-    frames = http_bodies = profiles = replay_steps = 0
+    frames = http_bodies = profiles = replay_steps = standing_mid_game = 0
+    regulars = [await identity_cookie(c.http) for _ in range(4)]  # the same four come back
+    standings = Standings(regulars[0])
+    async with httpx.AsyncClient(base_url=c.http, timeout=30) as http:
+        for cookie in regulars:
+            standings.known.secrets.append(cookie.split("=", 1)[1])
+            me = await http.get("/api/me", headers={"Cookie": cookie})
+            standings.known.profile_ids.append(me.json()["profile_id"])
     for i in range(tables):
         options: JSON = {
             "open_spectators": i % 3 == 2,
@@ -192,8 +226,15 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
         if i % 2 == 1:  # the host's list: its room frames only
             options.update(words="custom", custom_words=_custom_list(rng))
         with_profiles = i % 2 == 0
+        if with_profiles:
+            options["rated"] = True  # so their profiles have results and, at five, a ranking
         table = await open_table(
-            c.http, c.ws_urls, ledger, rng, options=options, profiles=with_profiles
+            c.http,
+            c.ws_urls,
+            ledger,
+            rng,
+            options=options,
+            cookies=rng.sample(regulars, 4) if with_profiles else None,
         )
         spectator = Tab(c.ws_urls, table.code, rng=random.Random(rng.getrandbits(64)), raw=[])
         await spectator.open()
@@ -201,13 +242,29 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
         for tab in table.tabs:
             tab.raw = []
         fetched: list[tuple[Seen, str]] = []
-        spy = asyncio.create_task(_spy(c, table.tabs, spectator, fetched))
+        standings.bodies = []
+        spy = asyncio.create_task(_spy(c, table.tabs, spectator, fetched, standings))
         stop = asyncio.Event()
         await asyncio.gather(*(table.play_seat(tab, stop) for tab in table.tabs))
         spy.cancel()
         await asyncio.gather(spy, return_exceptions=True)
         truth = await _live_truth(c.db, table.tabs[0].game_id, [*table.tabs, spectator])
         truth.host = table.tabs[0].you
+        mid_game, standings.bodies = standings.bodies, []
+        standing_mid_game += len(mid_game)
+        game_id = table.tabs[0].game_id
+        assert game_id is not None
+        async with httpx.AsyncClient(base_url=c.http, timeout=30) as http:
+            player = table.tabs[0].cookie if with_profiles else standings.cookie
+            for visitor in (player, None):  # a browser with a profile, then an anonymous one
+                await standings.fetch(http, visitor, game_id, page=1)
+        if with_profiles:
+            standings.check_listed(game_id, standings.bodies)
+        for route, text in [*mid_game, *standings.bodies]:
+            http_bodies += 1
+            leaks.update(standing_leaks(route, text, truth, standings.known))
+        leaks.update(standings.wrong)
+        standings.wrong.clear()
         replayed = await _replay_leaks(c.http, table.tabs[0].game_id, table.tabs, truth)
         replay_steps += replayed["steps"]
         leaks.update(replayed["leaks"])
@@ -245,6 +302,10 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
         "frames_checked": frames,
         "http_checked": http_bodies,
         "browsers_with_profiles": profiles,
+        "profiles": len(standings.known.profile_ids),
+        "standings_checked": dict(sorted(standings.checked.items())),
+        "standings_mid_game": standing_mid_game,
+        "leaderboard_entries_checked": standings.entries,
         "replay_steps_checked": replay_steps,
         "leaks": leaks,
     }
@@ -270,6 +331,68 @@ class Identities:
         if not named_ok and any(p in text for p in self.profile_ids):
             found["profile_id_in_frame"] += 1
         return found
+
+
+STANDING_ROUTES = ("leaderboard", "leaderboard page", "profile", "profile page", "game page")
+
+
+@dataclass
+class Standings:
+    """The routes that show players rather than a game: `GET /api/leaderboard`,
+    `/api/profiles/{id}` and the pages `/leaderboard`, `/u/{id}` and `/g/{game_id}`, asked for
+    the regulars' profiles (`known` holds their secrets and ids). `cookie` is the browser with a
+    profile that asks in turn with the anonymous visitor."""
+
+    cookie: str
+    known: Identities = field(default_factory=Identities)
+    bodies: list[tuple[str, str]] = field(default_factory=list)  # (route, text) to check
+    checked: Counter[str] = field(default_factory=Counter)  # route -> bodies fetched
+    entries: int = 0  # leaderboard rows seen (the regulars appear at five rated games)
+    wrong: Counter[str] = field(default_factory=Counter)  # refused, or a game missing
+
+    async def fetch(
+        self, http: httpx.AsyncClient, cookie: str | None, game_id: str, page: int
+    ) -> None:
+        """Each route once as this visitor (no cookie: anonymous), into `bodies`."""
+        asks = [
+            ("leaderboard", f"/api/leaderboard?game=decrypto&page={page}"),
+            ("leaderboard page", "/leaderboard"),
+            ("game page", f"/g/{game_id}"),
+            *(("profile", f"/api/profiles/{p}") for p in self.known.profile_ids),
+            *(("profile page", f"/u/{p}") for p in self.known.profile_ids),
+        ]
+        for route, path in asks:
+            http.cookies.clear()  # the anonymous visitor keeps none; a browser sends its own
+            got = await http.get(path, headers={"Cookie": cookie} if cookie else None)
+            if got.status_code != 200:  # a refusal's body would pass every check, vacuously
+                self.wrong[f"{route} answered {got.status_code}"] += 1
+                continue
+            self.checked[route] += 1
+            if route == "leaderboard":
+                self.entries += len(got.json()["entries"])
+            self.bodies.append((route, got.text))
+
+    def check_listed(self, game_id: str, bodies: list[tuple[str, str]]) -> None:
+        """After a rated game of the regulars, every profile fetched lists it, rated: the
+        profiles checked have results (docs/ratings.md, last_games)."""
+        for route, text in bodies:
+            if route == "profile":
+                listed = {g["game_id"]: g for g in json.loads(text)["last_games"]}
+                if game_id not in listed:
+                    self.wrong["rated game not on a profile"] += 1
+                elif not listed[game_id]["rated"]:
+                    self.wrong["rated game unrated on a profile"] += 1
+
+
+def standing_leaks(route: str, text: str, truth: Truth, known: Identities) -> Counter[str]:
+    """What a leaderboard, profile or page body must never hold, whoever asks, mid-game or
+    after: an identity secret or its hash (profile ids are rightly there), a seat token, and
+    none of the game's secrets (keywords, codes, notes, drafts, seed, the host's list)."""
+    found: Counter[str] = Counter()
+    found.update(f"{route}: {leak}" for leak in known.leaks(text, named_ok=True))
+    found.update(f"{route}: {leak}" for leak in bytes_leaks(text, Seen(None), truth, False))
+    found.update(f"{route}: {leak}" for leak in code_leaks(text, truth))
+    return found
 
 
 async def _identities(http: str, tabs: list[Tab]) -> Identities:

@@ -171,10 +171,12 @@ async def open_table(
     bots: int = 0,
     options: JSON | None = None,
     profiles: bool = False,
+    cookies: list[str] | None = None,
 ) -> Table:
     """Create a room, seat `humans` tabs and `bots` bots (2 v 2 and up), and start the game;
     with `profiles`, each tab is a browser that visited `GET /api/me` first, and its socket
-    carries the identity cookie it was given."""
+    carries the identity cookie it was given; with `cookies`, tab i is the browser holding
+    cookies[i] (players who come back)."""
     async with httpx.AsyncClient() as client:
         created = await client.post(
             f"{http}/api/rooms", json={"game": "decrypto", "options": options or {}}, timeout=30
@@ -184,7 +186,9 @@ async def open_table(
     tabs = []
     for i in range(humans):
         tab = Tab(urls, code, name=f"{code}-{i}", rng=random.Random(rng.getrandbits(64)))
-        if profiles:
+        if cookies is not None:
+            tab.cookie = cookies[i]
+        elif profiles:
             tab.cookie = await identity_cookie(http)
         await tab.open()
         await tab.join(f"Player {i + 1}")

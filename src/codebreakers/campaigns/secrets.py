@@ -5,7 +5,8 @@ here: a view (or partial record) is decoded back from the bytes that would leave
 walked field by field, and the raw bytes are searched for secrets that belong nowhere in them:
 the seed, other seats' private notes and drafts, other players' seat tokens, the enemy's
 keywords, and (to anyone but the host) the words of a custom list that no team holds (quoted,
-as JSON writes them).
+as JSON writes them). Bodies that hold no game state at all (profiles, leaderboards, pages) are
+also searched for any of the game's codes, as a JSON list (`code_leaks`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ class Truth:
     tokens: dict[str, str] = field(default_factory=dict)  # player id -> seat token
     custom_words: frozenset[str] = frozenset()  # the host's list, when the room has one
     host: str | None = None  # the one player id that may see that list
+    codes: set[tuple[int, ...]] = field(default_factory=set)  # every round's code, both teams
 
     @property
     def undealt(self) -> frozenset[str]:
@@ -124,4 +126,15 @@ def bytes_leaks(
         for t, words in truth.keywords.items():
             if t != team and any(_quoted(w) in text for w in words if w not in allowed):
                 found.append(f"{t} keyword in bytes")
+    return found
+
+
+def code_leaks(text: str, truth: Truth) -> list[str]:
+    """Any of the game's codes written as a JSON list (`[3, 1, 4]` or `[3,1,4]`), for bodies
+    that hold no view or record, where no code of any round belongs."""
+    found = []
+    for code in sorted(truth.codes):
+        spaced, compact = json.dumps(list(code)), json.dumps(list(code), separators=(",", ":"))
+        if spaced in text or compact in text:
+            found.append("code in bytes")
     return found
