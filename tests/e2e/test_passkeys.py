@@ -1,7 +1,7 @@
 """Passkeys in Chromium (its WebAuthn virtual authenticator, over CDP): a profile secured with a
 passkey in one browser is signed into from a fresh browser context holding the same passkey
-(as a passkey synced to another device is), which then is that profile; and the identity
-cookie is HttpOnly, out of the page's reach.
+(as a passkey synced to another device is), which then is that profile, back in its seat at the
+table the first browser joined; and the identity cookie is HttpOnly, out of the page's reach.
 
 WebAuthn needs a secure context and a domain for its relying party id, so the pages are
 opened at http://localhost rather than 127.0.0.1.
@@ -62,6 +62,13 @@ def test_a_passkey_made_in_one_browser_signs_a_fresh_one_into_the_same_profile(
         ]
         assert credential["isResidentCredential"] and credential["rpId"] == "localhost"
 
+        # The owner sits at a public table (Quick join, through the API as the page would).
+        joined = page.evaluate(
+            """fetch('/api/quick-join', {method: 'POST', headers: {'Content-Type':
+               'application/json'}, body: JSON.stringify({name: 'Ana'})}).then((r) => r.json())"""
+        )
+        code = joined["code"]
+
         second, other, other_cdp, other_authenticator = open_page(browser, url)
         stranger = me(other)
         assert stranger["profile_id"] != owner["profile_id"]
@@ -80,6 +87,14 @@ def test_a_passkey_made_in_one_browser_signs_a_fresh_one_into_the_same_profile(
         assert "cb_id" not in other.evaluate("document.cookie")
         first_secret = {c["name"]: c for c in first.cookies()}["cb_id"]["value"]
         assert cookies["cb_id"]["value"] != first_secret
+        # The signed-in browser lists the owner's table and goes back to the owner's own seat,
+        # though it never held its seat token: no second player joins.
+        other.reload()
+        other.locator(".your-games a", has_text=code).click()
+        expect(other.locator(".tag.you")).to_be_visible()  # the lobby marks its own seat
+        assert other.evaluate(f"localStorage.getItem('cb.token.{code}')") is not None
+        room = other.evaluate(f"fetch('/api/rooms/{code}').then((r) => r.json())")
+        assert [p["name"] for p in room["players"]] == ["Ana"]
     finally:
         first.close()
         if second is not None:

@@ -252,6 +252,41 @@ def test_your_games_lists_open_rooms_and_finished_games(server: TestClient) -> N
     assert me["profile_id"] not in json.dumps(mine)
 
 
+def test_a_browser_of_the_profile_without_the_seat_token_gets_its_seat_back(
+    server: TestClient, tmp_path: Path
+) -> None:
+    """Another browser of the profile (its cookie, no seat token: a passkey's device, cleared
+    storage) is given a new token for the player the profile joined as; the old token opens
+    no socket any more; nobody else gets a seat this way, and a refusal changes nothing."""
+    code = new_room(server)
+    _, secret = visit(server)
+    ana = Client(server, code)
+    ana.join("Ana")
+    assert ana.token is not None
+    back = server.post(f"/api/me/rooms/{code.lower()}/seat", json={})
+    assert back.status_code == 200, back.text
+    body = back.json()
+    assert (body["code"], body["you"], body["url"]) == (code, ana.you, f"/r/{code}")
+    assert body["token"] != ana.token and secret is not None and secret not in back.text
+    again = Client(server, code, token=body["token"])
+    assert again.you == ana.you  # the same seat, as the same player
+    stale = Client(server, code, token=ana.token)
+    assert stale.you is None and stale.errors == ["bad_token"]
+    before = stored_room(tmp_path / "t0.db", code)
+    as_browser(server, None)
+    visit(server)  # a stranger with a profile of its own
+    refused = server.post(f"/api/me/rooms/{code}/seat", json={})
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "not_your_room")
+    as_browser(server, None)  # no profile at all
+    nobody = server.post(f"/api/me/rooms/{code}/seat", json={})
+    assert (nobody.status_code, nobody.json()["error"]["code"]) == (401, "no_profile")
+    as_browser(server, secret)
+    for unknown in ("ZZZZZZ", "not-a-code"):
+        missing = server.post(f"/api/me/rooms/{unknown}/seat", json={})
+        assert (missing.status_code, missing.json()["error"]["code"]) == (404, "room_not_found")
+    assert stored_room(tmp_path / "t0.db", code) == before
+
+
 @pytest.mark.parametrize(
     "path", ["/api/passkeys/register/options", "/api/passkeys/sign-in/options"]
 )

@@ -153,3 +153,21 @@ def test_the_description_lists_its_fields_in_the_protocols_order() -> None:
     ]  # fmt: skip
     assert described["teams"]["white"] == ["p1", None, None, None]
     assert described["status"] == "waiting" and described["players"][1]["kind"] == "human"
+
+
+def test_a_profile_finds_the_player_it_joined_as_and_only_that_one_is_rekeyed() -> None:
+    data = document.new_room("decrypto", {"three_player": False}, SIZES, public=False)
+    data, watcher = document.join(data, "Ana", token_hash("t1"), "j1", watch=True, profile_id="pa")
+    data, seated = document.join(data, "Ana 2", token_hash("t2"), "j2", profile_id="pa")
+    data, other = document.join(data, "Bea", token_hash("t3"), "j3", profile_id="pb")
+    data, _ = document.add_bot(data, watcher, "black", 1, "easy", "b1")
+    assert document.player_of_profile(data, "pa") == seated  # the seated one first
+    assert document.player_of_profile(data, "pb") == other
+    assert document.player_of_profile(data, "nobody") is None
+    rekeyed = document.rekey(data, seated, token_hash("new"))
+    assert document.player_for_token(rekeyed, token_hash("new")) == seated
+    assert document.player_for_token(rekeyed, token_hash("t2")) is None
+    assert {p: v for p, v in rekeyed.players.items() if p != seated} == {
+        p: v for p, v in data.players.items() if p != seated
+    }
+    refused("no_such_player", document.rekey, data, "p99", token_hash("x"))

@@ -60,6 +60,7 @@ class ErrorCode(StrEnum):
     BAD_VIEWPOINT = "bad_viewpoint"
     BAD_PAGE = "bad_page"
     PROFILE_NOT_FOUND = "profile_not_found"
+    NOT_YOUR_ROOM = "not_your_room"
     INTERNAL_ERROR = "internal_error"
 
 

@@ -63,6 +63,17 @@ export async function changeMe(change) {
 }
 
 /** Forget this browser's identity; a new anonymous profile is made at once. */
+/** Back to this profile's own seat in a room this browser holds no token for (another device
+ * signed in with a passkey, a token lost): its new seat token, or null where the profile holds
+ * no player (the server says why; the tab then opens the room as anyone would). */
+export async function reclaimSeat(code) {
+  try {
+    return (await call(`/api/me/rooms/${encodeURIComponent(code)}/seat`, "POST", {})).token;
+  } catch {
+    return null;
+  }
+}
+
 export async function signOut() {
   await call("/api/me/sign-out", "POST", {});
   return loadMe();

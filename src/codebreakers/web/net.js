@@ -9,6 +9,7 @@
  * up and the usual reconnection (and catch-up) begins, as soon as the browser is back online.
  */
 import { errorText } from "./i18n.js";
+import { reclaimSeat } from "./me.js";
 import { getState, toast, update } from "./store.js";
 
 const MIN_DELAY_MS = 500;
@@ -30,6 +31,7 @@ let pinger = null;
 const pending = new Map(); // id -> {frame, resolve, quiet}
 
 const tokenKey = (code) => `cb.token.${code}`;
+const reclaimTried = new Set(); // rooms this page asked its seat back in (once each)
 export const savedToken = (code) => localStorage.getItem(tokenKey(code));
 const MAX_HELD = 32; // the server reads at most this many (server/http/quickplay.py)
 
@@ -123,7 +125,8 @@ function open() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const sock = new WebSocket(`${proto}//${location.host}/ws`);
   ws = sock;
-  sock.onopen = () => {
+  sock.onopen = async () => {
+    if (!(await tokenReady(roomCode, sock)) || ws !== sock) return;
     const s = getState();
     const hello = { type: "hello", room: roomCode };
     const token = savedToken(roomCode);
@@ -139,6 +142,16 @@ function open() {
   sock.onclose = () => {
     if (ws === sock && roomCode) drop();
   };
+}
+
+/** Before the hello: a browser with a profile but no seat token for the room asks once for
+ * its own seat back (me.js reclaimSeat); false when the socket closed meanwhile. */
+async function tokenReady(code, sock) {
+  if (savedToken(code) || !getState().me || reclaimTried.has(code)) return true;
+  reclaimTried.add(code);
+  const token = await reclaimSeat(code);
+  if (token && code === roomCode) localStorage.setItem(tokenKey(code), token);
+  return sock.readyState === WebSocket.OPEN;
 }
 
 function scheduleRetry(delay) {
@@ -180,7 +193,10 @@ function receive(msg) {
         disconnect();
         break;
       }
-      if (msg.code === "bad_token") localStorage.removeItem(tokenKey(roomCode));
+      if (msg.code === "bad_token") {
+        localStorage.removeItem(tokenKey(roomCode));
+        if (getState().me && !reclaimTried.has(roomCode)) open(); // the seat may be ours still
+      }
       if (!settle(msg.id, false, msg) && msg.code !== "bad_token") toast(errorText(msg.code));
       break;
     case "room":

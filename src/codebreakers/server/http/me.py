@@ -1,6 +1,7 @@
 """The visitor's own profile over HTTP: `GET /api/me` (made on the first visit), `PATCH /api/me`
-(name, language, hidden), `POST /api/me/sign-out`, and `GET /api/me/games` (the home page's
-"your games": open rooms and the last finished games).
+(name, language, hidden), `POST /api/me/sign-out`, `GET /api/me/games` (the home page's
+"your games": open rooms and the last finished games), and `POST /api/me/rooms/{code}/seat`
+(back to the profile's own seat in a room from a browser holding no seat token for it).
 
 Bodies are bounded and decoded into closed Structs; a refused change changes nothing and says
 why with a stable code. State-changing routes pass the Origin and content-type check of
@@ -21,7 +22,12 @@ from starlette.routing import Route
 from codebreakers.server.cluster.node import Node
 from codebreakers.server.errors import ErrorCode, Refused
 from codebreakers.server.http import identity
-from codebreakers.server.http.routes import client_address, decoded_body, error_response
+from codebreakers.server.http.routes import (
+    client_address,
+    decoded_body,
+    error_response,
+    hub_of,
+)
 from codebreakers.server.rooms import model
 from codebreakers.server.rooms.document import clean_name
 from codebreakers.server.rooms.model import RoomStatus
@@ -155,9 +161,23 @@ def routes(node: Node) -> list[Route]:
         body = {"rooms": listed, "games": [finished_json(g) for g in games]}
         return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
+    async def my_seat(request: Request) -> Response:
+        try:
+            profile, _ = await identity.known_profile(store, request)
+            hub = await hub_of(node, request)
+            try:
+                pid, token = await hub.reclaim(profile.id)
+            finally:
+                node.release(hub)
+        except Refused as refused:
+            return error_response(refused)
+        body = {"code": hub.code, "url": f"/r/{hub.code}", "you": pid, "token": token}
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
     return [
         Route("/api/me", me, methods=["GET"]),
         Route("/api/me", change_me, methods=["PATCH"]),
         Route("/api/me/sign-out", sign_out, methods=["POST"]),
         Route("/api/me/games", my_games, methods=["GET"]),
+        Route("/api/me/rooms/{code}/seat", my_seat, methods=["POST"]),
     ]

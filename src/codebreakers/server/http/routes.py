@@ -32,6 +32,7 @@ STATUS: dict[str, int] = {
     ErrorCode.PROFILE_NOT_FOUND: 404,
     ErrorCode.BAD_TOKEN: 401,
     ErrorCode.NO_PROFILE: 401,
+    ErrorCode.NOT_YOUR_ROOM: 403,
     ErrorCode.BAD_ORIGIN: 403,
     ErrorCode.FRAME_TOO_LARGE: 413,
     ErrorCode.REPLAY_TOO_LONG: 413,
@@ -80,6 +81,15 @@ async def decoded_body(request: Request, kind: type[T], limit: int = MAX_BODY) -
         raise Refused(ErrorCode.BAD_MESSAGE, "nested too deeply") from None
 
 
+async def hub_of(node: Node, request: Request) -> RoomHub:
+    """The hub of the room whose code is in the path; Refused (room_not_found) else."""
+    code = room_codes.normalise(request.path_params["code"])
+    hub = await node.hub(code) if code else None
+    if hub is None:
+        raise Refused(ErrorCode.ROOM_NOT_FOUND, "no room has this code")
+    return hub
+
+
 def _replay_response(body: bytes, gzipped: bool) -> Response:
     headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"} if gzipped else {}
     return Response(body, media_type="application/json", headers=headers)
@@ -125,16 +135,9 @@ def routes(node: Node) -> list[Route]:
     async def list_rooms(request: Request) -> Response:
         return JSONResponse({"rooms": msgspec.to_builtins(await node.open_rooms())})
 
-    async def _hub(request: Request) -> RoomHub:
-        code = room_codes.normalise(request.path_params["code"])
-        hub = await node.hub(code) if code else None
-        if hub is None:
-            raise Refused(ErrorCode.ROOM_NOT_FOUND, "no room has this code")
-        return hub
-
     async def room(request: Request) -> Response:
         try:
-            hub = await _hub(request)
+            hub = await hub_of(node, request)
         except Refused as refused:
             return error_response(refused)
         description = hub.description()
@@ -143,7 +146,7 @@ def routes(node: Node) -> list[Route]:
 
     async def qr(request: Request) -> Response:
         try:
-            hub = await _hub(request)
+            hub = await hub_of(node, request)
         except Refused as refused:
             return error_response(refused)
         url = hub.description()["url"]

@@ -137,6 +137,24 @@ def player_for_token(room: Room, hashed: str) -> str | None:
     return found
 
 
+def player_of_profile(room: Room, profile_id: str) -> str | None:
+    """The person this profile joined the room as: the seated one if it joined more than once
+    (a spectator first, say), else the first; None when the profile never joined."""
+    mine = [
+        pid
+        for pid, player in room.players.items()
+        if player.kind is PlayerKind.HUMAN and player.profile_id == profile_id
+    ]
+    seated = [pid for pid in mine if seat_of(room, pid) is not None]
+    return next(iter(seated or mine), None)
+
+
+def rekey(room: Room, pid: str, hashed: str) -> Room:
+    """The player's seat token replaced by the one with this hash (the old one stops working)."""
+    player = _require_player(room, pid)
+    return replace(room, players={**room.players, pid: replace(player, token_hash=hashed)})
+
+
 def seen_id(room: Room, pid: str, action_id: str) -> bool:
     """Whether this player's room operation with this id was already applied (a retry)."""
     player = room.players.get(pid)

@@ -256,6 +256,21 @@ class RoomHub:
                 conn.push(self.fanout.view_frame(runner, room.open_spectators(), pid))
             conn.push(encode(Ack(action_id)))
 
+    async def reclaim(self, profile_id: str) -> tuple[str, str]:
+        """A new seat token for the person `profile_id` joined this room as: the profile's
+        browser that holds no token for it (another device, signed in with a passkey; a token
+        the browser lost) comes back to its own seat. The token held before stops working for
+        new sockets; ones attached with it stay. Returns (player id, token)."""
+        room = self.room
+        async with room.lock:
+            pid = document.player_of_profile(room.data, profile_id)
+            if pid is None:
+                raise Refused(ErrorCode.NOT_YOUR_ROOM, "this profile holds no player here")
+            token = new_token()
+            hashed = token_hash(token)
+            await room.change(lambda data: (document.rekey(data, pid, hashed), None))
+            return pid, token
+
     async def _remember_room(self, pid: str, profile_id: str) -> None:
         """List the room among the profile's ("your games"); the player has joined whatever
         happens here, so a failure costs only that line of the home page."""

@@ -1,6 +1,6 @@
 /**
  * The home page's own corner: "your games" (the open rooms this profile plays in, back in with
- * one click, the seat token being in this browser's storage already; the last finished games,
+ * one click (the seat token in this browser's storage, or asked for again: net.js); the last finished games,
  * each a link to its replay at /g/{id}) and "your profile" (name, hidden, a passkey to keep the
  * profile and to sign in on another device, sign out). Served by /api/me and /api/me/games.
  */
