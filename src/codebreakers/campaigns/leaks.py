@@ -296,7 +296,8 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
                 leaks.update(view_leaks(doc["view"], Seen(who.seat, opened), truth))
             spectating = opened and who.seat not in truth.seat_team
             full = doc.get("complete") is True and (spectating or _over(doc))
-            leaks.update(bytes_leaks(text, Seen(who.seat, opened), truth, False, seed_allowed=full))
+            # A record fetched as the game ended is whole: every secret is public by then.
+            leaks.update(bytes_leaks(text, Seen(who.seat, opened), truth, full, seed_allowed=full))
     return {
         "tables": tables,
         "frames_checked": frames,
