@@ -10,6 +10,7 @@ import pytest
 from server_harness import OPEN, make_ports
 from starlette.testclient import TestClient
 
+from codebreakers.campaigns.killable_nodes import postgres_database
 from codebreakers.server.app import create_app
 from codebreakers.server.ops.config import ServerConfig
 
@@ -55,3 +56,13 @@ def start_real_server(tmp_path: Path) -> Iterator[Callable[..., Any]]:
     yield run
     for server in servers:
         server.stop()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def shared_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """One database both nodes use: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'shared.db'}"
+        return
+    with postgres_database(request.getfixturevalue("postgres_url")) as url:
+        yield url

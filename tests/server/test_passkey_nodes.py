@@ -5,14 +5,12 @@ not after it expired."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from soft_passkey import SoftPasskey
 from starlette.testclient import TestClient
 
 from codebreakers.bus import open_bus
-from codebreakers.campaigns.killable_nodes import postgres_database
 from codebreakers.games.registry import RULES_BY_NAME
 from codebreakers.server.app import create_app
 from codebreakers.server.http.identity import COOKIE
@@ -21,16 +19,6 @@ from codebreakers.server.ops.config import Ports, ServerConfig
 from codebreakers.store import open_store
 
 REGISTER, SIGN_IN = "/api/passkeys/register", "/api/passkeys/sign-in"
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def shared_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """One database both nodes use: a SQLite file, or a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'shared.db'}"
-        return
-    with postgres_database(request.getfixturevalue("postgres_url")) as url:
-        yield url
 
 
 @pytest.fixture

@@ -3,29 +3,16 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from server_harness import OPEN, Client, Table, new_room
 from starlette.testclient import TestClient
 
 from codebreakers.bus.redis import RedisBus
-from codebreakers.campaigns.killable_nodes import postgres_database
 from codebreakers.games.registry import RULES_BY_NAME
 from codebreakers.server.app import create_app
 from codebreakers.server.ops.config import Ports, ServerConfig
 from codebreakers.store import open_store
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def shared_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """One database both nodes use: a SQLite file, or a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'shared.db'}"
-        return
-    with postgres_database(request.getfixturevalue("postgres_url")) as url:
-        yield url
 
 
 @pytest.mark.redis
