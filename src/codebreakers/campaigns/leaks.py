@@ -10,9 +10,10 @@ Two parts, both checked with secrets.py on the bytes that would leave (or did le
   with a host's custom list); every frame each tab received, the room description and each
   player's record fetched mid-game are checked against the game's secrets read from the store
   afterwards. Every other table's tabs are browsers with a profile (issue 22: an identity
-  cookie from `GET /api/me`, carried by the socket): no frame, description, record, nor any
-  tab's own `/api/me` or `/api/me/games` may hold anyone's identity secret or its hash, and no
-  frame or description names a player's profile id; each browser's `/api/me` is its own
+  cookie from `GET /api/me`, carried by the socket): no frame, description or record of any
+  table (the anonymous tables' and the spectators' too), nor any tab's own `/api/me` or
+  `/api/me/games`, may hold a regular's identity secret or its hash, and no frame or
+  description names a regular's profile id; each browser's `/api/me` is its own
   profile and `/api/me/games` lists its room. While the game runs its replay is refused
   (`game_not_over`, whoever asks); once it is over, every step of each seat's and the
   spectator's replay (`/api/games/{id}/replay`) is checked like a view frame of that moment.
@@ -275,8 +276,8 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
             for text in tab.raw or []:
                 frames += 1
                 _check_frame(text, who, truth, leaks)
-                if identities is not None:
-                    leaks.update(identities.leaks(text, named_ok=False))
+                # Every tab, at a table of the regulars or not: none of their secrets or ids.
+                leaks.update(standings.known.leaks(text, named_ok=False))
             await tab.close()
         if identities is not None:
             profiles += len(identities.profile_ids)
@@ -284,9 +285,8 @@ async def live_part(c: Cluster, tables: int, seed: int) -> JSON:
             for text in identities.bodies:
                 leaks.update(identities.leaks(text, named_ok=True))
             leaks.update(identities.wrong)
-            for _who, text in fetched:
-                leaks.update(identities.leaks(text, named_ok=False))
         for who, text in fetched:
+            leaks.update(standings.known.leaks(text, named_ok=False))
             http_bodies += 1
             if text == "replay of a running game":
                 leaks[text] += 1
