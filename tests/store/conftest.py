@@ -18,7 +18,8 @@ from codebreakers.store.base import Store
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 TABLES = (
-    "passkey_challenges, settled_games, game_results, ratings, room_players, game_players,"
+    "passkey_challenges, settled_games, game_results, profile_stats, ratings, room_players,"
+    " game_players,"
     " passkeys, profile_devices, chat, profiles, actions, games, rooms"
 )
 

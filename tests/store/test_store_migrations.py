@@ -52,8 +52,8 @@ async def run_on(url: str, work: Any, *args: Any, migrating: bool = False) -> An
 def test_revisions_form_one_line_from_0001_to_head() -> None:
     scripts = ScriptDirectory.from_config(migrate.alembic_config())
     chain = [s.revision for s in scripts.walk_revisions("base", "heads")]
-    assert list(reversed(chain)) == [f"{n:04}" for n in range(1, 9)]  # 0001 ... 0008
-    assert HEAD == "0008"
+    assert list(reversed(chain)) == [f"{n:04}" for n in range(1, 10)]  # 0001 ... 0009
+    assert HEAD == "0009"
 
 
 async def test_a_migrated_empty_database_matches_schema_py(fresh_url: str) -> None:
@@ -369,6 +369,66 @@ async def test_0007_copies_each_profiles_hidden_into_its_ratings(fresh_url: str)
 
     await run_on(fresh_url, downgrade, migrating=True)
     assert await run_on(fresh_url, migrate.current_revision) == "0006"
+
+
+RESULTS_0006 = sa.table(
+    "game_results",
+    *(sa.column(c) for c in ("game_id", "seat", "profile_id", "game", "variant", "side",
+                             "result", "rated", "rating", "finished_at")),
+    sa.column("figures", sa.JSON()),
+)  # fmt: skip
+
+
+async def test_0009_sums_each_profiles_results_into_its_totals(fresh_url: str) -> None:
+    """Results recorded before 0009 are added up per profile, game and variant, the figures
+    key by key; a profile with no results has no totals."""
+    await run_on(fresh_url, migrate.upgrade, "0008", migrating=True)
+
+    def fill(conn: sa.Connection) -> None:
+        conn.execute(
+            sa.insert(PROFILES_0005),
+            [{"id": i, "name": i, "language": "en", "created_at": 1.0, "hidden": False}
+             for i in ("ann", "bea", "cid")],
+        )  # fmt: skip
+        conn.execute(
+            sa.insert(ROOMS_0001),
+            [{"code": "R1", "game": "decrypto", "data": {}, "version": 1, "public": False,
+              "waiting": False, "created_at": 1.0, "updated_at": 1.0}],
+        )  # fmt: skip
+        conn.execute(
+            sa.insert(GAMES_0001),
+            [{"id": g, "room_code": "R1", "game": "decrypto", "setup": {}, "created_at": 1.0,
+              "over": True, "outcome": {}} for g in ("g1", "g2", "g3")],
+        )  # fmt: skip
+        rows = [
+            ("g1", "ann", "teams", "win", {"encrypted": 2, "decoded": 1}),
+            ("g2", "ann", "teams", "loss", {"encrypted": 1}),
+            ("g3", "ann", "three_player", "draw", {}),
+            ("g1", "bea", "teams", "loss", {"decoded": 5}),
+        ]
+        conn.execute(
+            sa.insert(RESULTS_0006),
+            [{"game_id": g, "seat": p, "profile_id": p, "game": "decrypto", "variant": v,
+              "side": "white", "result": r, "figures": f, "rated": False, "rating": None,
+              "finished_at": 2.0} for g, p, v, r, f in rows],
+        )  # fmt: skip
+
+    await run_on(fresh_url, fill)
+    await run_on(fresh_url, migrate.upgrade, "0009", migrating=True)
+    store = open_store(fresh_url)
+    await store.open()
+    try:
+        ratings = ratings_of(store)
+        ann, bea, cid = [await ratings.profile_record(p) for p in ("ann", "bea", "cid")]
+    finally:
+        await store.close()
+    assert ann is not None and bea is not None and cid is not None
+    assert [(s.variant, s.games, s.wins, s.draws, s.losses, s.figures) for s in ann.stats] == [
+        ("teams", 2, 1, 0, 1, {"encrypted": 3, "decoded": 1}),
+        ("three_player", 1, 0, 1, 0, {}),
+    ]
+    assert [(s.games, s.losses, s.figures) for s in bea.stats] == [(1, 1, {"decoded": 5})]
+    assert cid.stats == []
 
 
 def rebuild_rooms(conn: sa.Connection) -> None:

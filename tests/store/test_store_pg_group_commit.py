@@ -25,7 +25,8 @@ async def pg(module_postgres_url: str) -> AsyncIterator[PostgresStore]:
     admin_sql(
         module_postgres_url,
         "DO $$ BEGIN IF to_regclass('rooms') IS NOT NULL THEN"
-        " TRUNCATE settled_games, game_results, ratings, room_players, game_players, passkeys,"
+        " TRUNCATE settled_games, game_results, profile_stats, ratings, room_players, game_players,"
+        " passkeys,"
         " profile_devices, chat, profiles,"
         " actions, games, rooms; END IF; END $$",
     )

@@ -10,6 +10,7 @@ import pytest
 from codebreakers import skill
 from codebreakers.games.results import GameResults, Result, SeatResult
 from codebreakers.store.base import GamePlayer, ProfileRow, RoomRow, Store
+from codebreakers.store.ratings.base import HISTORY, LAST_GAMES
 from codebreakers.store.ratings.open import ratings_of
 from codebreakers.store.ratings.schema import BOARD_MIN_GAMES
 
@@ -163,3 +164,38 @@ async def test_hiding_a_profile_on_the_board_takes_it_off_and_showing_it_puts_it
     assert [r.profile_id for r in await ratings.leaderboard("decrypto", 0, 10)] == ["bea"]
     await store.update_profile("ann", name="ANN", language="en", hidden=False)
     assert [r.profile_id for r in await ratings.leaderboard("decrypto", 0, 10)] == ["ann", "bea"]
+
+
+async def test_a_profile_reads_its_totals_and_only_its_last_games(store: Store) -> None:
+    """Totals are kept as games end (per game and variant, the figures added key by key, a
+    profile with two seats counted for both), so a profile reads them, its last LAST_GAMES
+    games and the last HISTORY rated ones of each game, however many it played."""
+    await add_profiles(store, "ann", "bea")
+    ratings = ratings_of(store)
+    played = LAST_GAMES + 5
+    for n in range(played):
+        rated = n % 2 == 0
+        await add_game(store, f"g{n}", {"w1": "ann", "b1": "bea"})
+        done = results(["w1", "b1"], "white" if n % 3 else None)
+        await ratings.finish_game(f"g{n}", {}, done, rated, 10.0 + n)
+    await add_game(store, "twice", {"w1": "ann", "w2": "ann", "b1": "bea"})
+    twice = GameResults("teams", {
+        "w1": SeatResult("white", Result.WIN, {"encrypted": 2, "decoded": 1}),
+        "w2": SeatResult("white", Result.WIN, {"decoded": 3}),
+        "b1": SeatResult("black", Result.LOSS, {"encrypted": 1}),
+    })  # fmt: skip
+    await ratings.finish_game("twice", {}, twice, False, 100.0)
+    ann = await ratings.profile_record("ann")
+    assert ann is not None
+    (totals,) = ann.stats
+    draws = len([n for n in range(played) if n % 3 == 0])
+    assert (totals.game, totals.variant, totals.games) == ("decrypto", "teams", played + 2)
+    assert (totals.wins, totals.draws, totals.losses) == (played - draws + 2, draws, 0)
+    assert totals.figures == {"encrypted": played + 2, "decoded": 4}
+    assert [r.game_id for r in ann.results] == ["twice", "twice"] + [
+        f"g{n}" for n in range(played - 1, played - LAST_GAMES + 1, -1)
+    ]
+    assert len(ann.results) == LAST_GAMES
+    assert [r.game_id for r in ann.history] == [f"g{n}" for n in range(played - 1, -1, -1)
+                                                if n % 2 == 0][:HISTORY]  # fmt: skip
+    assert all(r.rated and r.rating is not None for r in ann.history)

@@ -3,18 +3,18 @@ what players wait for: a leaderboard page, a profile, and what the rating update
 game's end (docs/performance.md, "Ratings").
 
 The fill writes the tables the reads use (profiles, games, settled_games, game_results,
-ratings) straight through the database's bulk path (COPY on PostgreSQL, with those tables'
-foreign keys and secondary indexes made again afterwards, then VACUUM ANALYZE; executemany
-batches on SQLite): synthetic games between random profiles, each profile's skill drawn at
-random rather than replayed game by game (the reads don't depend on how a rating was
+ratings, profile_stats) straight through the database's bulk path (COPY on PostgreSQL, with
+those tables' foreign keys and secondary indexes made again afterwards, then VACUUM ANALYZE;
+executemany batches on SQLite): synthetic games between random profiles, each profile's skill
+drawn at random rather than replayed game by game (the reads don't depend on how a rating was
 reached). Then, through the server's own code: `leaderboard_p99_ms` over random pages (1 to
-MAX_PAGE), `profile_p99_ms` over random profiles (the store's read and the page's summary),
-and `rating_update_ms`: the p99 of a rated game's end (`Ratings.finish_game`, four rated
-players) minus the p99 of an unrated one's (the same, `rated=False`: the game marked over, its
-results written), on games made for it with their players (`--ends` of each, alternately;
-`rating_update_p50_ms` is the same difference of the medians). Use a scratch database: the
-fill appends to what is there; `--measure-only` times a database filled before (its
---profiles must be the fill's).
+MAX_PAGE), `profile_p99_ms` over random profiles (the store's read and the page's summary), and
+`rating_update_ms`: the p99 of a rated game's end (`Ratings.finish_game`, four rated players)
+minus the p99 of an unrated one's (the same, `rated=False`: the game marked over, its results
+written), on games made for it with their players (`--ends` of each, alternately;
+`rating_update_p50_ms` is the same difference of the medians). Use a scratch database: the fill
+appends to what is there; `--measure-only` times a database filled before (its --profiles must
+be the fill's).
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ def _rows(profiles: int, games: int, seed: int) -> dict[str, Iterator[tuple[Any,
     """The rows of each table, made lazily in batches' order."""
     rng = random.Random(seed)
     counts = [0] * profiles
+    wins = [0] * profiles
 
     def profile_rows() -> Iterator[tuple[Any, ...]]:
         for i in range(profiles):
@@ -85,6 +86,7 @@ def _rows(profiles: int, games: int, seed: int) -> dict[str, Iterator[tuple[Any,
             at = 1.5e9 + int(game_id[2:])
             for k, pid in enumerate(players):
                 counts[int(pid[2:])] += 1
+                wins[int(pid[2:])] += k >= 2
                 side, result = ("white", "loss") if k < 2 else ("black", "win")
                 yield (game_id, f"s{k}", pid, "decrypto", "teams", side, result, figures, True,
                        1500.0 + rng.gauss(0, 200), at)  # fmt: skip
@@ -95,12 +97,20 @@ def _rows(profiles: int, games: int, seed: int) -> dict[str, Iterator[tuple[Any,
             yield (f"bp{i}", "decrypto", mu, sigma, skill.shown(mu, sigma), counts[i], 2e9,
                    _hidden(i))  # fmt: skip
 
+    def stats_rows() -> Iterator[tuple[Any, ...]]:
+        for i in range(profiles):  # after result_rows, as the ratings
+            if counts[i]:
+                figures = {name: value * counts[i] for name, value in FIGURES.items()}
+                yield (f"bp{i}", "decrypto", "teams", counts[i], wins[i], 0, counts[i] - wins[i],
+                       _json.encode(figures).decode())  # fmt: skip
+
     return {
         "profiles": profile_rows(),
         "games": game_rows(),
         "settled_games": settled_rows(),
         "game_results": result_rows(),
         "ratings": rating_rows(),
+        "profile_stats": stats_rows(),
     }
 
 
@@ -122,6 +132,16 @@ COLUMNS = {
         "finished_at",
     ),
     "ratings": ("profile_id", "game", "mu", "sigma", "rating", "games", "updated_at", "hidden"),
+    "profile_stats": (
+        "profile_id",
+        "game",
+        "variant",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "figures",
+    ),
 }
 
 

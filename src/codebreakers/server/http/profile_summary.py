@@ -1,7 +1,8 @@
-"""A profile page's figures, summed from its finished games (store/ratings ProfileRecord).
+"""A profile page's figures, from its totals and its last games (store/ratings ProfileRecord).
 
-Pure: the games a profile played (each seat's result and figures, games/results.py) in, the
-JSON of `GET /api/profiles/{profile_id}` out (docs/ratings.md lists its fields).
+Pure: the profile's totals per game and variant (each game's results and figures added up,
+games/results.py), its last games and rated games in, the JSON of
+`GET /api/profiles/{profile_id}` out (docs/ratings.md lists its fields).
 """
 
 from __future__ import annotations
@@ -9,36 +10,31 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from codebreakers.store.ratings.base import ProfileRecord, ResultRow
+from codebreakers.store.ratings.base import HISTORY, LAST_GAMES, ProfileRecord, StatsRow
 
 JSON = dict[str, Any]
-LAST_GAMES = 20
-HISTORY = 50  # rated games in a rating's chart
 
 
-def _played(results: list[ResultRow]) -> list[JSON]:
+def _played(stats: list[StatsRow]) -> list[JSON]:
     """Games, wins, draws and losses per game and variant."""
-    counts: dict[tuple[str, str], Counter[str]] = {}
-    for r in results:
-        counts.setdefault((r.game, r.variant), Counter())[r.result] += 1
     return [
         {
-            "game": game,
-            "variant": variant,
-            "games": sum(c.values()),
-            "wins": c["win"],
-            "draws": c["draw"],
-            "losses": c["loss"],
+            "game": s.game,
+            "variant": s.variant,
+            "games": s.games,
+            "wins": s.wins,
+            "draws": s.draws,
+            "losses": s.losses,
         }
-        for (game, variant), c in sorted(counts.items())
+        for s in sorted(stats, key=lambda s: (s.game, s.variant))
     ]
 
 
-def _figures(results: list[ResultRow]) -> dict[str, JSON]:
+def _figures(stats: list[StatsRow]) -> dict[str, JSON]:
     """Each game's figures summed over its games, and the rates players look at."""
     sums: dict[str, Counter[str]] = {}
-    for r in results:
-        sums.setdefault(r.game, Counter()).update(r.figures)
+    for s in stats:
+        sums.setdefault(s.game, Counter()).update(s.figures)
     out: dict[str, JSON] = {game: dict(sorted(c.items())) for game, c in sorted(sums.items())}
     mm = out.get("mastermind")
     if mm is not None:
@@ -48,8 +44,8 @@ def _figures(results: list[ResultRow]) -> dict[str, JSON]:
 
 def _ratings(record: ProfileRecord) -> list[JSON]:
     history: dict[str, list[JSON]] = {}
-    for r in reversed(record.results):  # oldest first
-        if r.rated and r.rating is not None:
+    for r in reversed(record.history):  # oldest first
+        if r.rating is not None:
             history.setdefault(r.game, []).append(
                 {"game_id": r.game_id, "rating": r.rating, "at": r.finished_at}
             )
@@ -70,8 +66,8 @@ def summary(record: ProfileRecord) -> JSON:
         "name": record.name,
         "member_since": record.created_at,
         "hidden": record.hidden,
-        "played": _played(record.results),
-        "figures": _figures(record.results),
+        "played": _played(record.stats),
+        "figures": _figures(record.stats),
         "ratings": _ratings(record),
         "last_games": [
             {

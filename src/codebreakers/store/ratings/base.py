@@ -53,15 +53,38 @@ class RatingRow:
 
 
 @dataclass(frozen=True, slots=True)
+class StatsRow:
+    """A profile's totals in one game and variant (`profile_stats`): what its games add up to."""
+
+    game: str
+    variant: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    figures: dict[str, int]  # each figure summed over the games
+
+
+# `profile_stats`' columns after profile_id, in StatsRow's field order.
+STATS_COLUMNS = ", ".join(f.name for f in fields(StatsRow))
+
+# What a profile page lists: its last games, and in each rating's chart its last rated games.
+LAST_GAMES = 20
+HISTORY = 50
+
+
+@dataclass(frozen=True, slots=True)
 class ProfileRecord:
-    """All a profile page shows, read in one snapshot."""
+    """All a profile page shows, bounded whatever the games played."""
 
     profile_id: str
     name: str
     created_at: float
     hidden: bool
-    results: list[ResultRow]  # every game, newest first
+    results: list[ResultRow]  # the last LAST_GAMES games, newest first
     ratings: list[RatingRow]
+    stats: list[StatsRow]  # by game, then variant
+    history: list[ResultRow]  # rated games, newest first: the last HISTORY of each game
 
 
 class Ratings(Protocol):

@@ -15,15 +15,19 @@ from codebreakers import skill
 from codebreakers.games.results import GameResults
 from codebreakers.store.postgres import queries
 from codebreakers.store.ratings.base import (
+    HISTORY,
     JSON,
+    LAST_GAMES,
     RESULT_COLUMNS,
+    STATS_COLUMNS,
     BoardRow,
     ProfileRecord,
     RatingRow,
     ResultRow,
+    StatsRow,
 )
 from codebreakers.store.ratings.schema import BOARD_PAGE
-from codebreakers.store.ratings.settle import Seated, rated_sides, settle
+from codebreakers.store.ratings.settle import Seated, added_stats, rated_sides, settle
 
 # A game's results, one row per recorded seat, from one array per column.
 _INSERT_RESULTS = (
@@ -33,14 +37,28 @@ _INSERT_RESULTS = (
     " $7::text[], $8::text[], $9::bool[], $10::float8[], $11::float8[])"
     " AS t(g, s, p, gm, v, sd, rs, f, rd, rt, at)"
 )
-# ... and with them, in the same statement (one round trip), the rated profiles' new skills.
-_INSERT_RESULTS_AND_RATE = (
-    f"WITH results AS ({_INSERT_RESULTS})"
+# ... with each profile's totals added to (profile_stats: one row per profile and variant, in
+# profile order; the figures summed key by key), in the same statement (one round trip) ...
+_ADD_STATS = (
+    "INSERT INTO profile_stats AS s"
+    " (profile_id, game, variant, games, wins, draws, losses, figures)"
+    " SELECT p, $13, v, n, w, d, l, f::jsonb FROM unnest($12::text[], $14::text[], $15::int[],"
+    " $16::int[], $17::int[], $18::int[], $19::text[]) AS t(p, v, n, w, d, l, f) ORDER BY p, v"
+    " ON CONFLICT (profile_id, game, variant) DO UPDATE SET games = s.games + excluded.games,"
+    " wins = s.wins + excluded.wins, draws = s.draws + excluded.draws,"
+    " losses = s.losses + excluded.losses, figures = (SELECT coalesce(jsonb_object_agg(k,"
+    " coalesce((s.figures ->> k)::bigint, 0) + coalesce((excluded.figures ->> k)::bigint, 0)),"
+    " '{}'::jsonb) FROM jsonb_object_keys(s.figures || excluded.figures) AS k)"
+)
+_RECORD_RESULTS = f"WITH results AS ({_INSERT_RESULTS}) {_ADD_STATS}"
+# ... and, for a rated game, the rated profiles' new skills.
+_RECORD_RESULTS_AND_RATE = (
+    f"WITH results AS ({_INSERT_RESULTS}), stats AS ({_ADD_STATS})"
     " UPDATE ratings r SET mu = n.mu, sigma = n.sigma, rating = n.rating,"
-    " games = r.games + 1, updated_at = $17"
-    " FROM unnest($12::text[], $13::float8[], $14::float8[], $15::float8[])"
+    " games = r.games + 1, updated_at = $25"
+    " FROM unnest($20::text[], $21::float8[], $22::float8[], $23::float8[])"
     " AS n(profile_id, mu, sigma, rating)"
-    " WHERE r.profile_id = n.profile_id AND r.game = $16"
+    " WHERE r.profile_id = n.profile_id AND r.game = $24"
 )
 _BOARD_PAGE = BOARD_PAGE.format(game="$1", limit="$2", offset="$3")
 _LOCK_SKILLS = (
@@ -86,14 +104,26 @@ async def finish_game(
          queries.json_text(r.figures), r.rated, r.rating, r.finished_at)
         for r in settled.results
     ), strict=True))  # fmt: skip
+    added = added_stats(settled.results)
+    stats = [
+        [p for p, _ in added],
+        game,
+        [v for _, v in added],
+        *(
+            [getattr(t, name) for t in added.values()]
+            for name in ("games", "wins", "draws", "losses")
+        ),
+        [queries.json_text(t.figures) for t in added.values()],
+    ]
     if not settled.skills:
-        await db.execute(_INSERT_RESULTS, *columns)
+        await db.execute(_RECORD_RESULTS, *columns, *stats)
         return True
     pids = list(settled.skills)
     new = [settled.skills[p] for p in pids]
     await db.execute(
-        _INSERT_RESULTS_AND_RATE,
+        _RECORD_RESULTS_AND_RATE,
         *columns,
+        *stats,
         pids,
         [s.mu for s in new],
         [s.sigma for s in new],
@@ -158,11 +188,22 @@ async def profile_record(db: asyncpg.Connection, profile_id: str) -> ProfileReco
         return None
     results = await db.fetch(
         f"SELECT {RESULT_COLUMNS} FROM game_results WHERE profile_id = $1"
-        " ORDER BY finished_at DESC, game_id, seat",
+        f" ORDER BY finished_at DESC, game_id, seat LIMIT {LAST_GAMES}",
         profile_id,
     )
     ratings = await db.fetch(
         "SELECT game, mu, sigma, rating, games FROM ratings WHERE profile_id = $1 ORDER BY game",
+        profile_id,
+    )
+    stats = await db.fetch(
+        f"SELECT {STATS_COLUMNS} FROM profile_stats WHERE profile_id = $1 ORDER BY game, variant",
+        profile_id,
+    )
+    history = await db.fetch(  # the last rated games of each game the profile is rated in
+        f"SELECT h.* FROM ratings g CROSS JOIN LATERAL (SELECT {RESULT_COLUMNS} FROM game_results"
+        " WHERE profile_id = $1 AND game = g.game AND rated"
+        f" ORDER BY finished_at DESC, game_id, seat LIMIT {HISTORY}) h WHERE g.profile_id = $1"
+        " ORDER BY h.finished_at DESC, h.game_id, h.seat",
         profile_id,
     )
     return ProfileRecord(
@@ -172,4 +213,6 @@ async def profile_record(db: asyncpg.Connection, profile_id: str) -> ProfileReco
         found[2],
         [ResultRow(*r) for r in results],
         [RatingRow(*r) for r in ratings],
+        [StatsRow(*r) for r in stats],
+        [ResultRow(*r) for r in history],
     )

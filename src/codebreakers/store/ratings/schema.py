@@ -7,6 +7,9 @@
 - `game_results`: each seat of a finished game that a profile played, with its result, the
   game's figures for it (games/results.py) and, for a rated game, the rating it left with: the
   profile's games, W/D/L, figures, rating history and last games all read from it.
+- `profile_stats` (migration 0009): a profile's totals per game and variant (games, wins,
+  draws, losses, the figures summed), added to with each game's results, so a profile page
+  reads them instead of every game the profile played.
 - `ratings`: a profile's skill in one game (mu, sigma), the conservative rating shown
   (`skill.shown`), the rated games counted, and the profile's `hidden` (a copy the store keeps
   equal to the profile's), for the leaderboard.
@@ -101,5 +104,22 @@ ratings = Table(
         "games",
         sqlite_where=text(BOARD_WHERE),
         postgresql_where=text(BOARD_WHERE),
+    ),
+)
+
+profile_stats = Table(
+    "profile_stats",
+    metadata,
+    Column("profile_id", String, nullable=False),
+    Column("game", String, nullable=False),
+    Column("variant", String, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    Column("losses", Integer, nullable=False),
+    Column("figures", json_type(), nullable=False),  # each figure summed over the games
+    PrimaryKeyConstraint("profile_id", "game", "variant", name="pk_profile_stats"),
+    ForeignKeyConstraint(
+        ["profile_id"], ["profiles.id"], name="fk_profile_stats_profile_id_profiles"
     ),
 )

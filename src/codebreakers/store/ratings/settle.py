@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from codebreakers import skill
 from codebreakers.games.results import GameResults
-from codebreakers.store.ratings.base import ResultRow
+from codebreakers.store.ratings.base import ResultRow, StatsRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,3 +94,25 @@ def settle(
         if seat in results.seats
     ]
     return Settlement(rows, new)
+
+
+def added_stats(rows: Sequence[ResultRow]) -> dict[tuple[str, str], StatsRow]:
+    """What a game's result rows add to each (profile, game) and variant's totals, one entry per
+    profile, game and variant (a profile may hold two seats of a side): key (profile, variant)."""
+    added: dict[tuple[str, str], StatsRow] = {}
+    for r in rows:
+        key = (r.profile_id, r.variant)
+        was = added.get(key) or StatsRow(r.game, r.variant, 0, 0, 0, 0, {})
+        one = StatsRow(r.game, r.variant, 1, int(r.result == "win"), int(r.result == "draw"),
+                       int(r.result == "loss"), r.figures)  # fmt: skip
+        added[key] = plus(was, one)
+    return added
+
+
+def plus(a: StatsRow, b: StatsRow) -> StatsRow:
+    """Two totals of the same game and variant, added."""
+    figures = dict(a.figures)
+    for name, value in b.figures.items():
+        figures[name] = figures.get(name, 0) + value
+    return StatsRow(a.game, a.variant, a.games + b.games, a.wins + b.wins,
+                    a.draws + b.draws, a.losses + b.losses, figures)  # fmt: skip

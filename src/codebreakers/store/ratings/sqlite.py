@@ -14,15 +14,19 @@ import msgspec
 from codebreakers import skill
 from codebreakers.games.results import GameResults
 from codebreakers.store.ratings.base import (
+    HISTORY,
     JSON,
+    LAST_GAMES,
     RESULT_COLUMNS,
+    STATS_COLUMNS,
     BoardRow,
     ProfileRecord,
     RatingRow,
     ResultRow,
+    StatsRow,
 )
 from codebreakers.store.ratings.schema import BOARD_PAGE
-from codebreakers.store.ratings.settle import Seated, rated_sides, settle
+from codebreakers.store.ratings.settle import Seated, added_stats, plus, rated_sides, settle
 from codebreakers.store.sqlite import queries
 
 _decode = msgspec.json.Decoder(dict[str, int]).decode
@@ -83,6 +87,7 @@ def finish_game(
             for r in settled.results
         ],
     )
+    _add_stats(db, game, settled.results)
     db.executemany(  # a first rating takes its profile's `hidden` (the board leaves it out)
         "INSERT INTO ratings (profile_id, game, mu, sigma, rating, games, updated_at, hidden)"
         " SELECT id, ?, ?, ?, ?, 1, ?, hidden FROM profiles WHERE id = ?"
@@ -92,6 +97,30 @@ def finish_game(
         [(game, s.mu, s.sigma, s.shown, now, p) for p, s in settled.skills.items()],
     )
     return True
+
+
+def _add_stats(db: sqlite3.Connection, game: str, rows: list[ResultRow]) -> None:
+    """Each profile's totals in the game's variant, with this game's results added."""
+    for (profile_id, variant), added in added_stats(rows).items():
+        found = db.execute(
+            f"SELECT {STATS_COLUMNS} FROM profile_stats"
+            " WHERE profile_id = ? AND game = ? AND variant = ?",
+            (profile_id, game, variant),
+        ).fetchone()
+        total = added if found is None else plus(_stats(found), added)
+        db.execute(
+            f"INSERT INTO profile_stats (profile_id, {STATS_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (profile_id, game, variant) DO UPDATE"
+            " SET games = excluded.games, wins = excluded.wins, draws = excluded.draws,"
+            " losses = excluded.losses, figures = excluded.figures",
+            (profile_id, total.game, total.variant, total.games, total.wins, total.draws,
+             total.losses, queries.json_text(total.figures)),
+        )  # fmt: skip
+
+
+def _stats(r: tuple[Any, ...]) -> StatsRow:
+    game, variant, games, wins, draws, losses, figures = r
+    return StatsRow(game, variant, games, wins, draws, losses, _decode(figures))
 
 
 def leaderboard(db: sqlite3.Connection, game: str, offset: int, limit: int) -> list[BoardRow]:
@@ -135,13 +164,26 @@ def profile_record(db: sqlite3.Connection, profile_id: str) -> ProfileRecord | N
         return None
     results = db.execute(
         f"SELECT {RESULT_COLUMNS} FROM game_results WHERE profile_id = ?"
-        " ORDER BY finished_at DESC, game_id, seat",
+        f" ORDER BY finished_at DESC, game_id, seat LIMIT {LAST_GAMES}",
         (profile_id,),
-    )
+    ).fetchall()
     ratings = db.execute(
         "SELECT game, mu, sigma, rating, games FROM ratings WHERE profile_id = ? ORDER BY game",
         (profile_id,),
-    )
+    ).fetchall()
+    stats = db.execute(
+        f"SELECT {STATS_COLUMNS} FROM profile_stats WHERE profile_id = ? ORDER BY game, variant",
+        (profile_id,),
+    ).fetchall()
+    history = [
+        r
+        for game, *_ in ratings  # a game rated in has a rating row
+        for r in db.execute(
+            f"SELECT {RESULT_COLUMNS} FROM game_results WHERE profile_id = ? AND game = ?"
+            f" AND rated ORDER BY finished_at DESC, game_id, seat LIMIT {HISTORY}",
+            (profile_id, game),
+        )
+    ]
     return ProfileRecord(
         profile_id,
         found[0],
@@ -149,4 +191,6 @@ def profile_record(db: sqlite3.Connection, profile_id: str) -> ProfileRecord | N
         bool(found[2]),
         [_result(r) for r in results],
         [RatingRow(*r) for r in ratings],
+        [_stats(r) for r in stats],
+        [_result(r) for r in history],
     )
