@@ -67,7 +67,40 @@ _KO_REVIEWED_WORDS = (
     " 마스크 테스트 포크 나이프 트럭 텐트 스키 스케이트 버터 소스 코트 부츠 파티 티켓 드럼"
     " 트럼펫 바이올린 기차표 커피 우유 스튜 짠맛 촛농 요구르트 세배 세뱃돈 녹용 폐백"
 )
-_KO_REVIEWED = frozenset(_KO_REVIEWED_WORDS.split())
+# Reviewed by hand (issue 17's lexicon broadening): everyday native and Sino-Korean nouns that
+# wordfreq's table lacks or Kiwi reads as proper nouns (올챙이, 미끄럼틀, 호루라기, 동면).
+_KO_REVIEWED_NATIVE = (
+    "가랑잎 가지치기 갓길 개밥 개집 개찰구 게살 견공 경운기 경칩 계란말이"
+    " 고드름 고목 곡괭이 곡예 곱슬머리 광맥 교각 군것질 군밤 군화 귀마개"
+    " 귀지 귓불 귓속말 깃대 꽃게 나룻배 낚싯줄 납골당 노른자 노점 놋쇠"
+    " 뇌진탕 누렁이 느림보 대게 대숲 대합실 도롱뇽 동면 두개골 뒷짐 들것"
+    " 들꽃 들녘 등잔 맛탕 매연 맹금류 면발 목발 목청 몽유병 무두질 문패"
+    " 미끄럼틀 반짇고리 방아깨비 백숙 뱃길 범선 베짱이 보청기 복날 빈말"
+    " 빗장 새참 새털 석순 설경 성묘 성에 소면 쇠창살 수렁 순풍 술래잡기"
+    " 시월 식목일 아궁이 암탉 압정 애창곡 어망 여치 역무원 연등 연잎 연통"
+    " 엽록소 영장류 예물 옥살이 올무 올챙이 익룡 인절미 잎맥 잔돈 쟁기"
+    " 저금통 전어 절편 제설 종유석 죽부인 죽순 진돗개 진딧물 집오리 철모"
+    " 철문 철봉 철창 첨탑 청설모 축의금 축포 충견 층계 칠석 칼집 탈춤"
+    " 털실 토굴 톱질 투망 평상 포신 해몽 호롱불 호루라기 화포 회초리"
+    " 효자손 흡혈 흰자 태몽 길몽 길조 황궁 이장 오작교 천고마비 경첩"
+    " 고깔모자 골무 골판지 구렁이 꽃샘추위 꽹과리 꿀밤 누에 단물 단오"
+    " 단팥빵 묘약 무릉도원 무좀 문방사우 물범 배즙 벼루 비옷 빨판 뼈다귀"
+    " 손톱깎이 숙회 슬개골 쓰레받기 약병 엽총 잉꼬 족욕 투우 표고 피뢰침"
+    " 합죽선 해삼 황도 형설지공 홍옥 비듬 불쏘시개 외발자전거 구레나룻 깔창"
+    " 꽃씨 다육식물 목탁 물갈퀴 밥집 배영 백년초 분침 비탈 석영 손풍금"
+    " 솔잎 송진 시곗줄 시침 십장생 오솔길 옹알이 운율 움막 일란성 잡동사니"
+    " 장날 재봉틀 접영 젖병 조간 찬장 책꽂이 천일염 초가집 초침 촛대"
+    " 코뚜레 평영 필통 한치 해돋이 향초 화채 겹눈 곳간 곶감 과녁 구근"
+    " 금관악기 난파선 낭떠러지 냉채 단소 등받이 메롱 모직 물뿌리개 반신욕"
+    " 버선 법복 별똥별 봄꽃 삼지창 십자말풀이 앵두 양탄자 용광로 우체통"
+    " 융단 윷놀이 이삿짐 이쑤시개 장독 장독대 잿더미 전깃줄 짹짹 찻잎 창틀"
+    " 축척 칼질 폐가 흙탕물 호각 화실 화투 혀끝 통금 입욕제 공중그네"
+    " 꼭짓점 남극 북극 북극성 놀이공원 대걸레 등고선 무한궤도 묵주 미뢰"
+    " 바다사자 방충망 배숙 버찌 버클 봉화 삼각대 상록수 세모 썰매개 야행성"
+    " 양치식물 어뢰 유대류 유리구두 위도 전서구 조식 좀약 쥐덫 현미 코브라"
+    " 티백 모닝콜 립밤 금성"
+)
+_KO_REVIEWED = frozenset((_KO_REVIEWED_WORDS + " " + _KO_REVIEWED_NATIVE).split())
 
 
 # Reviewed by hand: Russian common nouns in the nominative that pymorphy3 reads only as a name
@@ -263,7 +296,8 @@ def _ko_problems(text: str) -> list[str]:
             if tags and tags[-1] in KO_STEM_TAGS:
                 problems.append(f"{token!r} is a bare verb stem (want the -다 form)")
             nouns = [form for form, tag in best if tag == "NNG"]
-            if not any(tag[0] in "VX" for tag in tags) and not all(map(_ko_noun_known, nouns)):
+            known = token in _KO_REVIEWED or all(map(_ko_noun_known, nouns))
+            if not any(tag[0] in "VX" for tag in tags) and not known:
                 problems.append(f"{token!r} is not in the Korean word table")
         if sounds_transliterated(token) and token not in _KO_REVIEWED:
             problems.append(f"{token!r} sounds like a transliteration (review, or a native word)")
