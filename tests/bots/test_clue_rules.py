@@ -9,7 +9,7 @@ from codebreakers.bots.decoder import decode
 from codebreakers.bots.encryptor import choose_clues
 from codebreakers.bots.levels import LEVELS
 from codebreakers.bots.lexicon import Lexicon
-from codebreakers.bots.rules import looks_like_translation, used_keys
+from codebreakers.bots.rules import bot_may_give, looks_like_translation, used_keys
 from codebreakers.bots.vocab import LANGUAGES
 from codebreakers.bots.wordforms import looks_alike, same_root
 from codebreakers.games.decrypto.clues import check_clues, clue_warnings
@@ -72,3 +72,11 @@ def test_translation_check_flags_translations(lexicons: dict[str, Lexicon]) -> N
     assert looks_like_translation("океан", ["ocean"])
     assert not looks_like_translation("snow", ["winter", "piano"])
     assert not looks_like_translation("", ["winter"])
+
+
+def test_no_word_of_a_phrase_is_a_form_of_a_keyword() -> None:
+    # Seen in `bot audit --lang ko --samples 200 --seed 5`: "잔잔한 물" (호수) beside 그물.
+    keywords = ["그물", "늪", "호수", "잉크"]
+    assert not bot_may_give("잔잔한 물", keywords, frozenset())
+    assert bot_may_give("잔잔하다", keywords, frozenset())
+    assert not bot_may_give("big fire", ["campfire", "sea", "moon", "piano"], frozenset())

@@ -43,11 +43,12 @@ def used_keys(clues: Iterable[str]) -> frozenset[str]:
 
 
 def bot_may_give(clue: str, keywords: Sequence[str], used_keys: frozenset[str]) -> bool:
-    """The string-level checks: not used, no warning from the engine, no form of a keyword,
-    nor a word that looks or sounds like one (the clue or any word of it)."""
+    """The string-level checks: not used, no warning from the engine, no form of a keyword
+    nor a word that looks or sounds like one (the clue or any word of it: "잔잔한 물" is no
+    clue beside the keyword 그물, as `bot audit` checks)."""
     if clue_key(clue) in used_keys:
         return False
     parts = {clue, *clue.split()}
-    if any(same_root(clue, k) or any(looks_alike(p, k) for p in parts) for k in keywords):
+    if any(same_root(p, k) or looks_alike(p, k) for p in parts for k in keywords):
         return False
     return not clue_warnings(clue, tuple(keywords), used_keys)
