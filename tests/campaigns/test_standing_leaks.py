@@ -17,7 +17,7 @@ from codebreakers.server.http import static
 from codebreakers.server.http.profile_summary import summary
 from codebreakers.server.http.routes import WEB_DIR
 from codebreakers.server.rooms.tokens import token_hash
-from codebreakers.store.ratings.base import ProfileRecord, RatingRow, ResultRow
+from codebreakers.store.ratings.base import ProfileRecord, RatingRow, ResultRow, StatsRow
 
 SECRET = "s3cr3t-identity-value-of-forty-three-chars"
 PROFILE = "Pr0f1leId_xy"
@@ -66,6 +66,8 @@ def _profile(**extra: Any) -> str:
         False,
         [result],
         [RatingRow("decrypto", 27.0, 7.0, 1512.0, 5)],
+        [StatsRow("decrypto", "standard", 1, 1, 0, 0, {"decoded": 3})],
+        [result],
     )
     return json.dumps({**summary(record), **extra}, ensure_ascii=False)
 
