@@ -188,18 +188,12 @@ def _options(state: GameState) -> JSON:
     return listed
 
 
-def _round(
-    state: GameState,
-    rnd: Round,
-    sight: _Sight,
-    check: TranslationCheck | None,
-    encoded: bool = False,
-) -> JSON:
-    """A round's JSON, its transmissions already encoded when `encoded`."""
+def _round(state: GameState, rnd: Round, sight: _Sight, check: TranslationCheck | None) -> JSON:
+    """A round's JSON."""
     return {
         "number": rnd.number,
         "transmissions": {
-            TEAMS[team]: _transmission(state, t, sight, check, encoded) if t is not None else None
+            TEAMS[team]: _transmission(state, t, sight, check, False) if t is not None else None
             for team, t in enumerate(rnd.transmissions)
         },
     }
@@ -240,22 +234,35 @@ def _rounds(state: GameState, sight: _Sight, check: TranslationCheck | None) -> 
 def _round_json(
     state: GameState, rnd: Round, sight: _Sight, check: TranslationCheck | None
 ) -> bytes:
-    return _encode(_round(state, rnd, sight, check, encoded=True))
+    """`_round` encoded, spliced from its transmissions' encoded JSON (each kept per kind of
+    viewer in the transmission): the bytes `_encode(_round(...))` gives."""
+    white, black = rnd.transmissions
+    return b"".join(
+        (
+            b'{"number":%d,"transmissions":{"white":' % rnd.number,
+            _transmission(state, white, sight, check, True) if white is not None else b"null",
+            b',"black":',
+            _transmission(state, black, sight, check, True) if black is not None else b"null",
+            b"}}",
+        )
+    )
 
 
-def _rounds_json(state: GameState, sight: _Sight, check: TranslationCheck | None) -> msgspec.Raw:
+def _rounds_json(state: GameState, sight: _Sight, check: TranslationCheck | None) -> bytes:
     """`_rounds` serialised, the finished rounds' part encoded once per kind of viewer and kept
     in the latest finished round (a round before it that kept them gives its copy up)."""
+    rounds = state.rounds
     played = _played(state)
-    parts: list[bytes] = []
-    if played:
-        key = _FINISHED_JSON_KEYS["all" if sight.all else sight.team]
-        encoded: bytes | None = state.rounds[played - 1].memo.get(key)
-        if encoded is None:
-            encoded = _finished_json(state, sight, check, played, key)
-        parts.append(encoded)
-    parts += [_round_json(state, rnd, sight, check) for rnd in state.rounds[played:]]
-    return msgspec.Raw(b"[" + b",".join(parts) + b"]")
+    if not played:
+        return b"[" + b",".join([_round_json(state, rnd, sight, check) for rnd in rounds]) + b"]"
+    key = _FINISHED_JSON_KEYS["all" if sight.all else sight.team]
+    encoded: bytes | None = rounds[played - 1].memo.get(key)
+    if encoded is None:
+        encoded = _finished_json(state, sight, check, played, key)
+    if played == len(rounds):
+        return b"[" + encoded + b"]"
+    current = [_round_json(state, rnd, sight, check) for rnd in rounds[played:]]
+    return b"[" + encoded + b"," + b",".join(current) + b"]"
 
 
 def _finished_json(
@@ -323,53 +330,88 @@ def _deadlines(state: GameState) -> list[JSON]:
     return [deadline.to_json() for deadline in deadlines(state)]
 
 
-class _Parts:
-    """How `_common` gets the parts of a view shared by many viewers: as values (`build_view`),
-    or already encoded (`views_json`), each then encoded once however many views it goes into
-    and memoised as bytes, so a state's memos add no objects for the collector to walk on every
-    young pass (docs/performance.md). Instances, not classes of static methods, which the
-    compiled engine (docs/architecture.md) does not support."""
-
-    __slots__ = ("options", "rounds", "shared")
-
-    def __init__(
-        self,
-        options: Callable[[GameState], Any],
-        shared: Callable[..., Any],
-        rounds: Callable[[GameState, _Sight, TranslationCheck | None], Any],
-    ) -> None:
-        self.options = options
-        self.shared = shared
-        self.rounds = rounds
-
-
-_AS_VALUES = _Parts(_options, _shared, _rounds)
-_ENCODED = _Parts(_options_raw, _shared_raw, _rounds_json)
-
-
-def _common(
-    state: GameState,
-    sight: _Sight,
-    check: TranslationCheck | None,
-    parts: _Parts,
-) -> JSON:
+def _common(state: GameState, sight: _Sight, check: TranslationCheck | None) -> JSON:
     """All of a view but `you` and `notes`: the same for every viewer of one kind (the same
     team, the same sight of every secret, and encrypting one of this round's transmissions or
     not, which shows its code and draft)."""
     table = state.table
     return {
         "game": "decrypto",
-        "options": parts.options(state),
+        "options": _options(state),
         "phase": state.phase,
         "round": state.current.number,
         "max_rounds": table.options.max_rounds,
-        "teams": parts.shared(state, _TEAMS_KEYS[sight.kind], _teams, sight),
-        "rounds": parts.rounds(state, sight, check),
-        "deadlines": parts.shared(state, "deadlines", _deadlines),
-        "waiting_for": parts.shared(state, "waiting_for", waiting_for),
+        "teams": _shared(state, _TEAMS_KEYS[sight.kind], _teams, sight),
+        "rounds": _rounds(state, sight, check),
+        "deadlines": _shared(state, "deadlines", _deadlines),
+        "waiting_for": _shared(state, "waiting_for", waiting_for),
         "tiebreak": _tiebreak(state, sight),
-        "outcome": parts.shared(state, "outcome", _outcome),
+        "outcome": _shared(state, "outcome", _outcome),
     }
+
+
+def _head_start(state: GameState) -> bytes:
+    """The encoded `_common` up to its `teams`, the same for every viewer of the state."""
+    found: bytes | None = state.memo.get("head start")
+    if found is None:
+        found = state.memo["head start"] = b"".join(
+            (
+                b'{"game":"decrypto","options":',
+                _options_raw(state),
+                b',"phase":',
+                _encode(state.phase),
+                b',"round":%d,"max_rounds":' % state.current.number,
+                _encode(state.table.options.max_rounds),
+                b',"teams":',
+            )
+        )
+    return found
+
+
+def _head_middle(state: GameState) -> bytes:
+    """The encoded `_common` from its `deadlines` to its `tiebreak`, the same for every
+    viewer of the state."""
+    found: bytes | None = state.memo.get("head middle")
+    if found is None:
+        found = state.memo["head middle"] = b"".join(
+            (
+                b',"deadlines":',
+                _shared_raw(state, "deadlines", _deadlines),
+                b',"waiting_for":',
+                _shared_raw(state, "waiting_for", waiting_for),
+                b',"tiebreak":',
+            )
+        )
+    return found
+
+
+def _head_end(state: GameState) -> bytes:
+    """The encoded `_common`'s `outcome`, the object left open for the viewer's own part."""
+    found: bytes | None = state.memo.get("head end")
+    if found is None:
+        found = state.memo["head end"] = (
+            b',"outcome":' + _shared_raw(state, "outcome", _outcome) + b","
+        )
+    return found
+
+
+def _head(state: GameState, sight: _Sight, check: TranslationCheck | None) -> bytes:
+    """`_common` encoded, open for the viewer's own part (b'{...,'): the bytes that
+    `_encode(_common(...))` gives without its closing brace, spliced from parts encoded once
+    for every viewer who shares them (kept as bytes in the state's memo, which the collector
+    never walks), with only the teams, rounds and tiebreak by kind of viewer."""
+    tiebreak = _tiebreak(state, sight)
+    return b"".join(
+        (
+            _head_start(state),
+            _shared_raw(state, _TEAMS_KEYS[sight.kind], _teams, sight),
+            b',"rounds":',
+            _rounds_json(state, sight, check),
+            _head_middle(state),
+            _encode(tiebreak) if tiebreak is not None else b"null",
+            _head_end(state),
+        )
+    )
 
 
 def _own(state: GameState, sight: _Sight, can_team_chat: bool) -> JSON:
@@ -392,7 +434,7 @@ def build_view(
 ) -> JSON:
     """The JSON view for `viewer` (see docs/views.md)."""
     sight = _Sight(state, viewer)
-    return _common(state, sight, check, _AS_VALUES) | _own(state, sight, can_team_chat)
+    return _common(state, sight, check) | _own(state, sight, can_team_chat)
 
 
 def views_json(
@@ -412,7 +454,7 @@ def views_json(
         kind = sight.kind * 2 + (sight.seat in writers)
         head = common.get(kind)
         if head is None:  # the common object, open for the own part: b'{...,'
-            head = common[kind] = _encode(_common(state, sight, check, _ENCODED))[:-1] + b","
+            head = common[kind] = _head(state, sight, check)
         own = _encode(_own(state, sight, can_team_chat(viewer)))
         frames.append(head + own[1:])
     return frames
