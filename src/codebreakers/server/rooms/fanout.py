@@ -15,7 +15,7 @@ import msgspec
 
 from codebreakers.server.play.runner import GameRunner
 from codebreakers.server.rooms import chat, description, model
-from codebreakers.server.wire.messages import ChatLines, Room, View, encode
+from codebreakers.server.wire.messages import ChatLines, Room, encode, encode_views
 from codebreakers.store.base import ChatLine
 
 JSON = dict[str, Any]
@@ -124,9 +124,9 @@ class Fanout:
         runner: GameRunner, open_spectators: bool, seats: list[str | None]
     ) -> list[bytes]:
         """The game's view frames for these seats (None: a spectator), in order."""
-        views = runner.views_json(seats, open_spectators)
-        game_id, version = runner.game_id, runner.version
-        return [encode(View(game_id, version, msgspec.Raw(view))) for view in views]
+        return encode_views(
+            runner.game_id, runner.version, runner.views_json(seats, open_spectators)
+        )
 
     def view_frame(self, runner: GameRunner, open_spectators: bool, pid: str | None) -> bytes:
         return self.view_frames(runner, open_spectators, [self._seat(runner, pid)])[0]
