@@ -429,6 +429,25 @@ def _own(state: GameState, sight: _Sight, can_team_chat: bool) -> JSON:
     }
 
 
+def _own_json(state: GameState, sight: _Sight, can_team_chat: bool) -> bytes:
+    """`_own` encoded without its opening brace (what follows the common part's), kept per seat
+    in the table's memo and given again while the seat's role, its right to team chat and its
+    notes are what they were (most actions change none of them for most seats)."""
+    seat = sight.seat
+    notes = state.notes.get(seat, ()) if seat is not None else ()
+    now = role(state, seat)
+    kept: dict[str | None, tuple[str | None, bool, tuple[str, ...], bytes]] | None
+    kept = state.table.memo.get("own json")
+    if kept is None:
+        kept = state.table.memo["own json"] = {}
+    found = kept.get(seat)
+    if found is not None and found[0] == now and found[1] is can_team_chat and found[2] == notes:
+        return found[3]
+    encoded = _encode(_own(state, sight, can_team_chat))[1:]
+    kept[seat] = (now, can_team_chat, notes, encoded)
+    return encoded
+
+
 def build_view(
     state: GameState, viewer: Viewer, can_team_chat: bool, check: TranslationCheck | None = None
 ) -> JSON:
@@ -445,7 +464,7 @@ def views_json(
 ) -> list[bytes]:
     """`build_view` serialised for each of `viewers`, in order: the common part is built once
     per kind of viewer (from parts encoded once for every viewer who shares them), and each
-    viewer's own part is spliced into it."""
+    viewer's own part (kept per seat while it stays the same) is spliced into it."""
     writers = {t.encryptor for t in state.current.transmissions if t is not None}
     common: dict[int, bytes] = {}
     frames: list[bytes] = []
@@ -455,6 +474,5 @@ def views_json(
         head = common.get(kind)
         if head is None:  # the common object, open for the own part: b'{...,'
             head = common[kind] = _head(state, sight, check)
-        own = _encode(_own(state, sight, can_team_chat(viewer)))
-        frames.append(head + own[1:])
+        frames.append(head + _own_json(state, sight, can_team_chat(viewer)))
     return frames
