@@ -9,6 +9,7 @@ opened at http://localhost rather than 127.0.0.1.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -62,12 +63,19 @@ def test_a_passkey_made_in_one_browser_signs_a_fresh_one_into_the_same_profile(
         ]
         assert credential["isResidentCredential"] and credential["rpId"] == "localhost"
 
-        # The owner sits at a public table (Quick join, through the API as the page would).
-        joined = page.evaluate(
-            """fetch('/api/quick-join', {method: 'POST', headers: {'Content-Type':
-               'application/json'}, body: JSON.stringify({name: 'Ana'})}).then((r) => r.json())"""
-        )
-        code = joined["code"]
+        # The owner creates a private room from the home page and sits at it.
+        page.click("form.create button[type=submit]")
+        page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
+        page.fill("#join-name", "Ana")
+        page.click(".join-form button[type=submit]")
+        expect(page.locator(".tag.you")).to_be_visible()
+        code = page.url.rsplit("/", 1)[1]
+        for _ in range(50):  # the name typed to play becomes the profile's (me.js adoptName)
+            owner = me(page)
+            if owner["name"] == "Ana":
+                break
+            page.wait_for_timeout(100)
+        assert owner["name"] == "Ana"
 
         second, other, other_cdp, other_authenticator = open_page(browser, url)
         stranger = me(other)
