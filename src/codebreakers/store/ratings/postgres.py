@@ -105,15 +105,16 @@ async def finish_game(
         for r in settled.results
     ), strict=True))  # fmt: skip
     added = added_stats(settled.results)
+    totals = list(added.values())
     stats = [
         [p for p, _ in added],
         game,
-        [v for _, v in added],
-        *(
-            [getattr(t, name) for t in added.values()]
-            for name in ("games", "wins", "draws", "losses")
-        ),
-        [queries.json_text(t.figures) for t in added.values()],
+        [t.variant for t in totals],
+        [t.games for t in totals],
+        [t.wins for t in totals],
+        [t.draws for t in totals],
+        [t.losses for t in totals],
+        [queries.json_text(t.figures) for t in totals],
     ]
     if not settled.skills:
         await db.execute(_RECORD_RESULTS, *columns, *stats)

@@ -97,8 +97,8 @@ def settle(
 
 
 def added_stats(rows: Sequence[ResultRow]) -> dict[tuple[str, str], StatsRow]:
-    """What a game's result rows add to each (profile, game) and variant's totals, one entry per
-    profile, game and variant (a profile may hold two seats of a side): key (profile, variant)."""
+    """What one game's result rows add to each profile's totals in the game's variant, keyed
+    (profile, variant): one entry per profile even when it held two seats of a side."""
     added: dict[tuple[str, str], StatsRow] = {}
     for r in rows:
         key = (r.profile_id, r.variant)
