@@ -52,3 +52,26 @@ def test_a_stored_action_retried_after_the_game_ended_and_a_restart_is_acknowled
     back = Client(server, code, token=tokens[seat])
     back.send(frame)
     assert back.expect("ack") == {"type": "ack", "id": frame["id"], "version": final}
+
+
+def test_the_last_games_action_retried_after_a_rematch_and_a_restart_is_acknowledged(
+    server,
+) -> None:
+    """The ack of a game's last action lost, the host's rematch taken, the node restarted: the
+    retry is the old game's action, stored there, and must not be judged in the new game."""
+    code, clients, table = start_game(server)
+    table.play_out()
+    assert table.last is not None
+    client, frame = table.last
+    final = client.version
+    seat = clients.index(client)
+    old_game = clients[0].room["game_id"]
+    clients[0].ok({"type": "rematch"})
+    while clients[0].room["game_id"] == old_game:
+        clients[0].recv()
+    tokens = forget(server, code, clients)
+    back = Client(server, code, token=tokens[seat])
+    new_version = back.version
+    back.send(frame)
+    assert back.expect("ack") == {"type": "ack", "id": frame["id"], "version": final}
+    assert back.version == new_version  # nothing was played in the new game

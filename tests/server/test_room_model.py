@@ -38,14 +38,15 @@ def test_a_room_stored_before_the_schema_version_decodes_as_schema_1() -> None:
     assert room.sizes == {"white": (2, 4), "black": (2, 4)}
     assert room.players["p3"] == Player("Turing", PlayerKind.BOT, "hard", None, ())
     assert room.players["p1"].human and room.players["p1"].ids == ("j",)
-    assert room.rematch == ()  # a field added later takes its default
+    assert room.rematch == () and room.previous_game_id is None  # later fields: their defaults
     assert model.load(model.dump(room)) == room
 
 
 def test_what_is_stored_is_the_old_shape_with_its_schema_version() -> None:
     stored = model.dump(model.load(STORED_BEFORE))
     players = {pid: {**p, "profile_id": None} for pid, p in STORED_BEFORE["players"].items()}
-    assert stored == {"schema": model.SCHEMA, **STORED_BEFORE, "rematch": [], "players": players}
+    added = {"rematch": [], "players": players, "previous_game_id": None}  # defaults, later fields
+    assert stored == {"schema": model.SCHEMA, **STORED_BEFORE, **added}
     assert msgspec.json.encode(stored).startswith(b'{"schema":1,"game":"decrypto",')
 
 

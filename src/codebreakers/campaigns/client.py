@@ -166,6 +166,10 @@ class Tab:
             reader.cancel()
             await asyncio.gather(reader, return_exceptions=True)
 
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None
+
     async def close(self) -> None:
         await self._drop()
 

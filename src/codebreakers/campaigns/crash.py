@@ -52,9 +52,39 @@ async def _kill_loop(
     return done, stuck
 
 
+def _finished(table: Table) -> bool:
+    return all(t.view is not None and t.view["phase"] == "over" for t in table.tabs)
+
+
+def _stall(table: Table) -> JSON:
+    """What each tab of a table that did not finish last saw: where a stuck game stopped."""
+    return {
+        "room": table.code,
+        "tabs": [
+            {
+                "you": t.you,
+                "game": t.game_id,
+                "version": t.version,
+                "phase": t.view and t.view["phase"],
+                "waiting_for": t.view and t.view["waiting_for"],
+                "connected": t.connected,
+            }
+            for t in table.tabs
+        ],
+    }
+
+
 async def campaign(
-    c: Cluster, kills: int, tables: int, bots: int, seed: int, gap: tuple[float, float]
+    c: Cluster,
+    kills: int,
+    tables: int,
+    bots: int,
+    seed: int,
+    gap: tuple[float, float],
+    finish_timeout: float = FINISH_TIMEOUT_S,
 ) -> JSON:
+    """Play, kill, let the tables finish (for up to `finish_timeout` s: a table still playing
+    then is reported with what its tabs last saw, `stalled`), and count."""
     rng = random.Random(seed)
     ledger = Ledger()
     opened: list[Table] = []
@@ -80,14 +110,16 @@ async def campaign(
         for tab in table.tabs
     ]
     started = time.monotonic()
+    stalled: list[JSON] = []
     try:
         killed, stuck = await _kill_loop(c, kills, rng, gap)
         keep_going.clear()
         log.info("kills done; the tables finish their games")
         try:
-            await asyncio.wait_for(asyncio.gather(*players), FINISH_TIMEOUT_S)
+            await asyncio.wait_for(asyncio.gather(*players), finish_timeout)
         except TimeoutError:  # counted below as unfinished games
-            log.warning("games still running after %d s", FINISH_TIMEOUT_S)
+            log.warning("games still running after %d s", finish_timeout)
+            stalled = [_stall(table) for table in opened if not _finished(table)]
     finally:
         for task in players:
             task.cancel()
@@ -117,6 +149,8 @@ async def campaign(
             max(t.reconnects for t in tabs) / max(1, killed), 2
         ),
         "server_tracebacks": len(c.errors_logged()),
+        "stalled": stalled,
+        "stuck_rematches": ledger.stuck_rematches,
         **found,
     }
 
@@ -130,6 +164,8 @@ def failures(summary: JSON) -> list[str]:
     bad = [k for k in counts if summary[k]]
     bad += ["replay_mismatch"] if summary["replay_mismatch"] else []
     bad += ["chat_lost"] if summary["chat_lost"] else []
+    bad += ["stalled"] if summary["stalled"] else []
+    bad += ["stuck_rematches"] if summary["stuck_rematches"] else []
     bad += [f"refused {code}" for code in summary["refused"] if code in ("internal_error",)]
     return bad
 

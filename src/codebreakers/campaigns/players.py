@@ -21,6 +21,7 @@ from codebreakers.games.decrypto.codes import ALL_CODES
 JSON = dict[str, Any]
 CONSONANTS = "bcdfghjklmnpqrstvwxz"
 SKILL = 0.8  # how often a decider locks its own team's code right
+REMATCH_GIVE_UP_S = 120.0  # a host refused this long has found a room stuck after its game
 
 
 def junk_word(rng: random.Random, length: int = 7) -> str:
@@ -37,6 +38,7 @@ class Ledger:
     outcomes: dict[str, JSON] = field(default_factory=dict)  # game id -> outcome seen
     rooms: dict[str, set[str]] = field(default_factory=dict)  # room -> game ids played there
     refused: dict[str, int] = field(default_factory=dict)  # error code -> count
+    stuck_rematches: list[str] = field(default_factory=list)  # rooms that never started again
     actions_sent: int = 0
 
     def refuse(self, code: str) -> None:
@@ -122,7 +124,8 @@ class Table:
                 if not keep_going.is_set():
                     return
                 if tab is self.tabs[0]:
-                    await self.rematch(tab)
+                    if not await self.rematch(tab):
+                        return
                     continue
             task = self.seat_task(tab)
             if task is not None:
@@ -137,12 +140,18 @@ class Table:
                 await self.say(tab)
             await tab.wait_change(0.5)
 
-    async def rematch(self, tab: Tab) -> None:
+    async def rematch(self, tab: Tab) -> bool:
         """Ask for the next game until it comes: a host who sees the last view may ask before
-        the room itself is over (game_not_over), so a refusal is asked again, not waited on."""
+        the room itself is over (game_not_over), so a refusal is asked again, not waited on;
+        False (the room counted stuck) when no game came in REMATCH_GIVE_UP_S."""
         before = tab.game_id
         self.games_done += 1
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + REMATCH_GIVE_UP_S
         while tab.game_id == before:
+            if loop.time() > give_up:
+                self.ledger.stuck_rematches.append(self.code)
+                return False
             answer = await tab.request({"type": "rematch"})
             if answer["type"] != "ack":
                 self.ledger.refuse(answer["code"])
@@ -152,6 +161,7 @@ class Table:
                 await tab.wait_change(0.5)
         assert tab.game_id is not None
         self.ledger.rooms.setdefault(self.code, set()).add(tab.game_id)
+        return True
 
 
 async def identity_cookie(http: str) -> str:

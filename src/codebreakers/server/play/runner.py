@@ -78,6 +78,11 @@ class GameRunner:
         runner.fold(row.actions)
         return runner
 
+    @staticmethod
+    def ids_of(rows: Sequence[ActionRow]) -> dict[tuple[str, str], int]:
+        """(seat, client action id) -> version of the stored actions that carry an id."""
+        return {(r.seat, r.client_action_id): r.version for r in rows if r.client_action_id}
+
     def fold(self, rows: list[ActionRow]) -> None:
         """Replay stored actions (already checked when they were first applied) onto the state."""
         for row in rows:

@@ -410,6 +410,7 @@ def _begin(room: Room, actor: str, game_id: str, action_id: str) -> tuple[Room, 
         status=RoomStatus.PLAYING,
         rematch=(),
         game_id=game_id,
+        previous_game_id=room.game_id,
         games_played=room.games_played + 1,
     )
     return _remembered(room, actor, action_id), teams

@@ -23,7 +23,7 @@ from codebreakers.server.play.runner import RETRIES, GameRunner, backoff
 from codebreakers.server.rooms import carried, model
 from codebreakers.server.rooms.document import Teams
 from codebreakers.server.rooms.model import PlayerKind, Room, RoomStatus
-from codebreakers.store.base import GamePlayer, RoomRow
+from codebreakers.store.base import GamePlayer, GameRow, RoomRow
 
 JSON = dict[str, Any]
 T = TypeVar("T")
@@ -65,7 +65,24 @@ class HeldRoom:
             row = await self.ports.store.load_game(self.data.game_id)
             if row is None:
                 raise RuntimeError(f"room {self.code} names a missing game")
-            self.runner = GameRunner.from_row(self.rules, row)
+            self.runner = await self._runner_of(row)
+
+    async def _runner_of(self, row: GameRow) -> GameRunner:
+        """The runner of the stored game `row`, knowing the action ids of the room's game
+        before it too (from the runner held, else from the store): a retry of that game's last
+        action, its ack lost to a restart or a hop, is acknowledged, not judged in this one."""
+        runner = GameRunner.from_row(self.rules, row)
+        before = self.data.previous_game_id if self.data.game_id == row.id else None
+        if before is None:
+            return runner
+        held = self.runner
+        if held is not None and held.game_id == before:
+            known = held.applied_ids
+        else:
+            previous = await self.ports.store.load_game(before)
+            known = GameRunner.ids_of(previous.actions) if previous else {}
+        runner.applied_ids = {**known, **runner.applied_ids}
+        return runner
 
     async def read(self, notice: Notice) -> int:
         """Catch up with what a bus notice says this node lacks: the room, a game another node
@@ -85,7 +102,7 @@ class HeldRoom:
             reads += 1
             game = await store.load_game(game_id)
             if game is not None:
-                self.runner = GameRunner.from_row(self.rules, game)
+                self.runner = await self._runner_of(game)
         runner = self.runner
         if (
             runner is not None

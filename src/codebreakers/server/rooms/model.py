@@ -17,16 +17,17 @@ Stored shape, schema 1 (the JSON rooms always held, plus its version):
                        "profile_id": str | null}},  # the joiner's profile (issue 22)
      "next_player": int, "game_id": str | null, "games_played": int,
      "rematch": [pid, ...],                       # ready for another game, once one is over
-     "base_url": str}                             # the site's address when the room was made
+     "base_url": str,                             # the site's address when the room was made
+     "previous_game_id": str | null}              # the room's game before game_id
 
 `schema` is the Struct's tag (msgspec's `tag_field`): written on every store, checked on every
 read, so a room written in another schema is refused rather than misread. Migration 0004 wrote
 it into the rows stored before it. A field added later takes a default (`rematch` came after
 the first rooms were stored, a player's `profile_id` after migration 0005: players stored before
-it decode as anonymous, None), so older rows decode as they are; a change no default can express
-(a field renamed or reshaped) is a new schema: a second tagged Struct decoded beside this one
-(`msgspec.convert(data, RoomV1 | Room)`), upgraded to the newest in `load`, and a migration
-rewriting the stored rows.
+it decode as anonymous, None; `previous_game_id` after them all), so older rows decode as they
+are; a change no default can express (a field renamed or reshaped) is a new schema: a second
+tagged Struct decoded beside this one (`msgspec.convert(data, RoomV1 | Room)`), upgraded to the
+newest in `load`, and a migration rewriting the stored rows.
 """
 
 from __future__ import annotations
@@ -90,6 +91,9 @@ class Room(msgspec.Struct, frozen=True, tag_field="schema", tag=SCHEMA):
     games_played: int
     rematch: tuple[str, ...] = ()
     base_url: str = ""
+    # The room's game before `game_id`: a retry of its last actions, whose ack a restart lost,
+    # is recognised after the rematch (HeldRoom keeps its action ids). Absent in older rooms.
+    previous_game_id: str | None = None
 
 
 def load(data: object) -> Room:
