@@ -151,6 +151,8 @@ async def campaign(
         "server_tracebacks": len(c.errors_logged()),
         "stalled": stalled,
         "stuck_rematches": ledger.stuck_rematches,
+        # where a stall comes from, when there is one: the end of each node's log
+        "log_tails": [n.tail(1500) for n in c.nodes] if stalled or ledger.stuck_rematches else [],
         **found,
     }
 
