@@ -19,6 +19,16 @@ from codebreakers.bots.wordforms import looks_alike, same_root
         ("дракон", "дракона"),
         ("바다", "바닷가"),
         ("바다", "밤바다"),
+        ("soie", "soyeux"),
+        ("roi", "royal"),
+        ("peau", "pelage"),
+        ("fleur", "floral"),
+        ("cœur", "cordial"),
+        ("нога", "ножной"),
+        ("рука", "ручной"),
+        ("книга", "книжный"),
+        ("друг", "дружба"),
+        ("пустой", "пуща"),
     ],
 )
 def test_forms_of_one_word(a: str, b: str) -> None:
@@ -28,7 +38,14 @@ def test_forms_of_one_word(a: str, b: str) -> None:
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [("cat", "car"), ("ocean", "sea"), ("piano", "violin"), ("зима", "снег"), ("바다", "파도")],
+    [
+        ("cat", "car"),
+        ("ocean", "sea"),
+        ("piano", "violin"),
+        ("зима", "снег"),
+        ("губа", "зуб"),
+        ("바다", "파도"),
+    ],
 )
 def test_different_words(a: str, b: str) -> None:
     assert not same_root(a, b)

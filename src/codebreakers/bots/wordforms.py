@@ -4,7 +4,10 @@ Decrypto forbids a clue that is a keyword or an inflection of one ("oceans", "з
 "зима"), and a clue vocabulary should hold one form of each word. We have no morphology for
 four languages, so this is a string test tuned to err on the side of "same word": a bot that
 wrongly discards a candidate loses nothing, a bot that submits an inflection breaks a rule.
-Hangul is compared as jamo, so "바닷가" (seashore) is seen to contain "바다" (sea).
+Hangul is compared as jamo, so "바닷가" (seashore) is seen to contain "바다" (sea). Derivations
+that change a stem's spelling are compared once more with the usual alternations written as one
+(`alternation_key`): French "soie"/"soyeux", "peau"/"pelage", "fleur"/"floral", Russian
+"нога"/"ножной", "рука"/"ручной", "книга"/"книжный".
 """
 
 from __future__ import annotations
@@ -24,6 +27,39 @@ def root_key(word: str) -> str:
     return unicodedata.normalize("NFD", fold(word))
 
 
+# Spelling alternations of a stem in derivation, each written as one form, in this order. French:
+# i/y ("roi", "royal"; first, so "soyeux" keeps the i of "soie"), eau/el ("peau", "pelage"),
+# eu/œu/o ("fleur", "floral"; "cœur", "cordial"). Russian: the consonant mutations г/ж/з, к/ч/ц,
+# х/ш and ст/щ ("друг", "дружба"; "рука", "ручка"; "пустой", "пуща"), and the signs ь/ъ dropped.
+_ALTERNATIONS = (
+    ("y", "i"),
+    ("œu", "o"),
+    ("oeu", "o"),
+    ("eau", "el"),
+    ("eu", "o"),
+    ("щ", "ст"),
+    ("ж", "г"),
+    ("з", "г"),
+    ("ч", "к"),
+    ("ц", "к"),
+    ("ш", "х"),
+    ("ь", ""),
+    ("ъ", ""),
+)
+
+
+@lru_cache(maxsize=65536)
+def alternation_key(word: str) -> str:
+    """`root_key` with the stem alternations of _ALTERNATIONS written as one after its first
+    letter (a stem changes inside, not where it starts: "зуб" is no form of "губа"). Latin and
+    Cyrillic only: Hangul keys hold none of them."""
+    key = root_key(word)
+    head, rest = key[:1], key[1:]
+    for written, one in _ALTERNATIONS:
+        rest = rest.replace(written, one)
+    return head + rest
+
+
 def _common_prefix(a: str, b: str) -> int:
     n = 0
     for x, y in zip(a, b, strict=False):
@@ -38,9 +74,13 @@ def same_root(a: str, b: str) -> bool:
 
     True when one starts or ends with the other, or when they share a prefix that leaves at
     most one letter (short words) or two letters (longer ones) of the shorter word unshared:
-    "winter"/"winters", "banque"/"banquier", "зима"/"зимой", "fire"/"campfire".
+    "winter"/"winters", "banque"/"banquier", "зима"/"зимой", "fire"/"campfire"; compared as
+    written, then with the stem alternations written as one ("soie"/"soyeux").
     """
-    ka, kb = root_key(a), root_key(b)
+    return _same_key(root_key(a), root_key(b)) or _same_key(alternation_key(a), alternation_key(b))
+
+
+def _same_key(ka: str, kb: str) -> bool:
     if not ka or not kb:
         return False
     short, long_ = (ka, kb) if len(ka) <= len(kb) else (kb, ka)
