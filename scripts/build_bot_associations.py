@@ -23,7 +23,7 @@ import sys
 
 import numpy as np
 
-from codebreakers.bots.associations import LANGUAGES, read_entries, vectors_path
+from codebreakers.bots.associations import LANGUAGES, read_all, vectors_path
 from codebreakers.bots.embeddings import encoder
 from codebreakers.games.decrypto.words import load_pool
 
@@ -31,10 +31,11 @@ BATCH = 512
 
 
 def association_texts(lang: str) -> list[str]:
-    """What the vector file must hold, sorted: the lexicon's distinct associations, and the
+    """What the vector file must hold, sorted: the lexicon's distinct associations and
+    references, and the
     keyword pool's words (many are not vocabulary words, and embedding a pool of ~550 words
     at load would take over a second)."""
-    texts = {a.text for entry in read_entries(lang) for a in entry.associations}
+    texts = {a.text for entry in read_all(lang) for a in entry.associations}
     return sorted(texts | set(load_pool(lang)))
 
 

@@ -6,6 +6,10 @@ docs/bots.md): per keyword, and per sense of a homonym, 20-40 words or short phr
 3 (what most people say first), 2 (clear) or 1 (fair). The encryptor gives these first, and
 every reader scores a clue against a keyword's associations as well as the keyword itself.
 
+Beside it, data/references/<lang>.txt (same format, grades 3 and 2) lists what people say that a
+bot must never give: characters, people, titles, places ("루돌프" for 사슴, "карлсон" for
+варенье). Those are associations the readers know and the encryptor skips (`given` False).
+
 The file is parsed strictly (a malformed line is an error naming the file and line) and loaded
 once per process per language. Embedding ~16,000 associations would take seconds, over the
 load budget, so their vectors (and the keyword pool's) are precomputed by
@@ -21,7 +25,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -52,6 +56,7 @@ class Association:
     text: str
     grade: int  # 3 strong, 2 clear, 1 fair
     sense: str | None  # the English gloss of the keyword's sense, for homonyms
+    given: bool = True  # False: a reference (a name, a title), read but never given as a clue
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +124,13 @@ def parse_lexicon(text: str, source: str) -> list[Entry]:
 def lexicon_path(lang: str) -> Path:
     return Path(
         str(resources.files("codebreakers.bots").joinpath("data", "associations", f"{lang}.txt"))
+    )
+
+
+def references_path(lang: str) -> Path:
+    """The references people give for pool keywords (names, titles): read, never given."""
+    return Path(
+        str(resources.files("codebreakers.bots").joinpath("data", "references", f"{lang}.txt"))
     )
 
 
@@ -255,6 +267,23 @@ def read_entries(lang: str) -> list[Entry]:
     return parse_lexicon(path.read_text(encoding="utf-8"), str(path))
 
 
+def read_references(lang: str) -> list[Entry]:
+    """The parsed references of `lang`, each association marked not to be given ([] when the
+    language has no references file)."""
+    path = references_path(lang)
+    if not path.exists():
+        return []
+    return [
+        replace(e, associations=tuple(replace(a, given=False) for a in e.associations))
+        for e in parse_lexicon(path.read_text(encoding="utf-8"), str(path))
+    ]
+
+
+def read_all(lang: str) -> list[Entry]:
+    """What the readers know of `lang`: the lexicon's entries, then the references'."""
+    return read_entries(lang) + read_references(lang)
+
+
 _lock = threading.Lock()
 _loaded: dict[str, Associations] = {}
 
@@ -270,5 +299,5 @@ def load_associations(lang: str) -> Associations:
                 with np.load(vectors_path(lang), allow_pickle=False) as data:
                     names = ("texts", "vectors", "scale", "doubts")
                     stored = {name: data[name] for name in names}
-            _loaded[lang] = build(lang, read_entries(lang), stored)
+            _loaded[lang] = build(lang, read_all(lang), stored)
         return _loaded[lang]

@@ -111,7 +111,7 @@ def _association_candidates(
     seen: set[str] = set()
     picked = []
     for i, a in enumerate(associations):
-        if lex.assoc.doubtful(a.text):
+        if not a.given or lex.assoc.doubtful(a.text):  # a reference, or a doubtful word
             continue
         folded = fold(a.text)
         if folded in seen or not _fits_rules(a.text, keywords, keys, used):

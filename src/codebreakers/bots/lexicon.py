@@ -46,9 +46,10 @@ def sense_centroids(assoc: Associations, words: Sequence[str]) -> tuple[np.ndarr
             rows.append(np.zeros(DIM, dtype=np.float32))
             continue
         vectors = assoc.vectors(word)
-        for sense in dict.fromkeys(a.sense for a in found):
-            picked = [i for i, a in enumerate(found) if a.sense == sense and a.grade >= 2]
-            picked = picked or [i for i, a in enumerate(found) if a.sense == sense]
+        for sense in dict.fromkeys(a.sense for a in found if a.given):
+            # the lexicon's own words: a reference's vector (a name's) says little of a sense
+            own = [i for i, a in enumerate(found) if a.sense == sense and a.given]
+            picked = [i for i in own if found[i].grade >= 2] or own
             mean = vectors[picked].mean(axis=0)
             rows.append(mean / max(float(np.linalg.norm(mean)), 1e-9))
     centroids = np.stack(rows) if rows else np.zeros((0, DIM), dtype=np.float32)
