@@ -4,6 +4,7 @@ room forgotten by the node, so its ids are only in the store) is not refused."""
 
 from __future__ import annotations
 
+import pytest
 from server_harness import Client, start_game
 from starlette.testclient import TestClient
 
@@ -39,39 +40,27 @@ def test_a_stored_chat_line_retried_after_the_burst_is_spent_is_acknowledged(ser
     assert [c["text"] for c in other.chat].count("hello once") == 1
 
 
+@pytest.mark.parametrize("rematch", [False, True])
 def test_a_stored_action_retried_after_the_game_ended_and_a_restart_is_acknowledged(
-    server,
+    server, rematch: bool
 ) -> None:
+    """The ack of a game's last action lost and the node restarted (with `rematch`, after the
+    host's rematch: the retry is the old game's action, stored there, and must not be judged in
+    the new game)."""
     code, clients, table = start_game(server)
     table.play_out()
     assert table.last is not None
     client, frame = table.last
     final = client.version
     seat = clients.index(client)
+    if rematch:
+        old_game = clients[0].room["game_id"]
+        clients[0].ok({"type": "rematch"})
+        while clients[0].room["game_id"] == old_game:
+            clients[0].recv()
     tokens = forget(server, code, clients)
     back = Client(server, code, token=tokens[seat])
+    version = back.version
     back.send(frame)
     assert back.expect("ack") == {"type": "ack", "id": frame["id"], "version": final}
-
-
-def test_the_last_games_action_retried_after_a_rematch_and_a_restart_is_acknowledged(
-    server,
-) -> None:
-    """The ack of a game's last action lost, the host's rematch taken, the node restarted: the
-    retry is the old game's action, stored there, and must not be judged in the new game."""
-    code, clients, table = start_game(server)
-    table.play_out()
-    assert table.last is not None
-    client, frame = table.last
-    final = client.version
-    seat = clients.index(client)
-    old_game = clients[0].room["game_id"]
-    clients[0].ok({"type": "rematch"})
-    while clients[0].room["game_id"] == old_game:
-        clients[0].recv()
-    tokens = forget(server, code, clients)
-    back = Client(server, code, token=tokens[seat])
-    new_version = back.version
-    back.send(frame)
-    assert back.expect("ack") == {"type": "ack", "id": frame["id"], "version": final}
-    assert back.version == new_version  # nothing was played in the new game
+    assert back.version == version  # nothing was played in the game it holds
