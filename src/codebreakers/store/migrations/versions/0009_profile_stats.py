@@ -4,7 +4,9 @@
 losses and the game's figures summed (games/results.py), added to in the same transaction as a
 game's results (store/ratings). A profile page then reads its totals, its last games and its
 rating history (bounded), however many games the profile has played. Existing results are
-summed into it here.
+summed into it here: on SQLite in two passes (the counts, and each figure's key summed); on
+PostgreSQL in one, with the figures' keys read first (a light scan) and each summed in its own
+column of the same GROUP BY, 1.9x faster on 4M results (docs/performance.md).
 
 Revision ID: 0009
 Revises: 0008
@@ -24,41 +26,49 @@ depends_on = None
 
 _JSON = sa.JSON().with_variant(JSONB(), "postgresql")
 
-_COUNTS = (
-    "SELECT profile_id, game, variant, count(*) AS games,"
+_INSERT = (
+    "INSERT INTO profile_stats (profile_id, game, variant, games, wins, draws, losses, figures)"
+)
+_COUNTED = (
+    "profile_id, game, variant, count(*) AS games,"
     " sum(CASE WHEN result = 'win' THEN 1 ELSE 0 END) AS wins,"
     " sum(CASE WHEN result = 'draw' THEN 1 ELSE 0 END) AS draws,"
     " sum(CASE WHEN result = 'loss' THEN 1 ELSE 0 END) AS losses"
-    " FROM game_results GROUP BY profile_id, game, variant"
 )
-_FILL = {
-    "sqlite": (
-        "INSERT INTO profile_stats"
-        " (profile_id, game, variant, games, wins, draws, losses, figures)"
-        " SELECT c.profile_id, c.game, c.variant, c.games, c.wins, c.draws, c.losses,"
-        " coalesce(f.figures, '{}')"
-        f" FROM ({_COUNTS}) c LEFT JOIN"
-        " (SELECT profile_id, game, variant, json_group_object(key, total) AS figures FROM"
-        " (SELECT r.profile_id, r.game, r.variant, e.key, sum(e.value) AS total"
-        " FROM game_results r, json_each(r.figures) e"
-        " GROUP BY r.profile_id, r.game, r.variant, e.key)"
-        " GROUP BY profile_id, game, variant) f"
-        " ON f.profile_id = c.profile_id AND f.game = c.game AND f.variant = c.variant"
-    ),
-    "postgresql": (
-        "INSERT INTO profile_stats"
-        " (profile_id, game, variant, games, wins, draws, losses, figures)"
-        " SELECT c.profile_id, c.game, c.variant, c.games, c.wins, c.draws, c.losses,"
-        " coalesce(f.figures, '{}'::jsonb)"
-        f" FROM ({_COUNTS}) c LEFT JOIN"
-        " (SELECT profile_id, game, variant, jsonb_object_agg(key, total) AS figures FROM"
-        " (SELECT r.profile_id, r.game, r.variant, e.key, sum(e.value::bigint) AS total"
-        " FROM game_results r CROSS JOIN LATERAL jsonb_each_text(r.figures) e"
-        " GROUP BY r.profile_id, r.game, r.variant, e.key) x"
-        " GROUP BY profile_id, game, variant) f"
-        " ON f.profile_id = c.profile_id AND f.game = c.game AND f.variant = c.variant"
-    ),
-}
+_BY_PROFILE = " FROM game_results GROUP BY profile_id, game, variant"
+_FILL_SQLITE = (
+    f"{_INSERT} SELECT c.profile_id, c.game, c.variant, c.games, c.wins, c.draws, c.losses,"
+    " coalesce(f.figures, '{}')"
+    f" FROM (SELECT {_COUNTED}{_BY_PROFILE}) c LEFT JOIN"
+    " (SELECT profile_id, game, variant, json_group_object(key, total) AS figures FROM"
+    " (SELECT r.profile_id, r.game, r.variant, e.key, sum(e.value) AS total"
+    " FROM game_results r, json_each(r.figures) e"
+    " GROUP BY r.profile_id, r.game, r.variant, e.key)"
+    " GROUP BY profile_id, game, variant) f"
+    " ON f.profile_id = c.profile_id AND f.game = c.game AND f.variant = c.variant"
+)
+
+
+def _fill_postgresql() -> None:
+    """One pass over game_results: every figure key found in it summed as a column of the
+    counts' GROUP BY, a key no row of a group has left out (jsonb_strip_nulls), as the
+    two-pass fill leaves it out."""
+    bind = op.get_bind()
+    keys = [
+        row[0]
+        for row in bind.execute(
+            sa.text("SELECT DISTINCT jsonb_object_keys(figures) FROM game_results ORDER BY 1")
+        )
+    ]
+    sums = ", ".join(
+        f"CAST(:k{i} AS text), sum(CAST(figures->>CAST(:k{i} AS text) AS bigint))"
+        for i in range(len(keys))
+    )
+    figures = f"jsonb_strip_nulls(jsonb_build_object({sums}))" if keys else "'{}'::jsonb"
+    bind.execute(
+        sa.text(f"{_INSERT} SELECT {_COUNTED}, {figures}{_BY_PROFILE}"),
+        {f"k{i}": key for i, key in enumerate(keys)},
+    )
 
 
 def upgrade() -> None:
@@ -77,7 +87,10 @@ def upgrade() -> None:
             ["profile_id"], ["profiles.id"], name="fk_profile_stats_profile_id_profiles"
         ),
     )
-    op.execute(_FILL[op.get_bind().dialect.name])
+    if op.get_bind().dialect.name == "postgresql":
+        _fill_postgresql()
+    else:
+        op.execute(_FILL_SQLITE)
 
 
 def downgrade() -> None:
