@@ -56,6 +56,7 @@ class Table:
     codes: dict[tuple[str, int, str], list[int]] = field(default_factory=dict)
     chat_every: float = 0.05
     games_done: int = 0
+    rematching: bool = False  # the host is asking for the next game
 
     def seat_task(self, tab: Tab) -> JSON | None:
         view = tab.view
@@ -115,15 +116,24 @@ class Table:
         else:
             self.ledger.refuse(answer["code"])
 
+    def done(self, tab: Tab, keep_going: asyncio.Event) -> bool:
+        """Whether `tab`, whose game is over, may stop: the campaign says stop and the host
+        is not starting another game, nor holds a newer one (a tab that stopped on the last
+        game's end while the host's rematch came would leave the new game one player short)."""
+        host = self.tabs[0]
+        if keep_going.is_set():
+            return False
+        return tab is host or (not self.rematching and host.game_id == tab.game_id)
+
     async def play_seat(self, tab: Tab, keep_going: asyncio.Event) -> None:
         """Do this tab's tasks until the game is over and the campaign says stop."""
         while True:
             view = tab.view
             if view is not None and view["phase"] == "over" and tab.game_id is not None:
                 self.ledger.outcomes.setdefault(tab.game_id, view["outcome"])
-                if not keep_going.is_set():
+                if self.done(tab, keep_going):
                     return
-                if tab is self.tabs[0]:
+                if tab is self.tabs[0] and keep_going.is_set():
                     if not await self.rematch(tab):
                         return
                     continue
@@ -148,17 +158,21 @@ class Table:
         self.games_done += 1
         loop = asyncio.get_running_loop()
         give_up = loop.time() + REMATCH_GIVE_UP_S
-        while tab.game_id == before:
-            if loop.time() > give_up:
-                self.ledger.stuck_rematches.append(self.code)
-                return False
-            answer = await tab.request({"type": "rematch"})
-            if answer["type"] != "ack":
-                self.ledger.refuse(answer["code"])
-            for _ in range(4):
-                if tab.game_id != before:
-                    break
-                await tab.wait_change(0.5)
+        self.rematching = True
+        try:
+            while tab.game_id == before:
+                if loop.time() > give_up:
+                    self.ledger.stuck_rematches.append(self.code)
+                    return False
+                answer = await tab.request({"type": "rematch"})
+                if answer["type"] != "ack":
+                    self.ledger.refuse(answer["code"])
+                for _ in range(4):
+                    if tab.game_id != before:
+                        break
+                    await tab.wait_change(0.5)
+        finally:
+            self.rematching = False
         assert tab.game_id is not None
         self.ledger.rooms.setdefault(self.code, set()).add(tab.game_id)
         return True
