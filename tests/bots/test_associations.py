@@ -32,8 +32,8 @@ from codebreakers.bots.associations import (
     lexicon_path,
     load_associations,
     parse_lexicon,
+    read_all,
     read_entries,
-    read_references,
     tokens,
     vectors_path,
 )
@@ -332,7 +332,8 @@ def test_every_word_is_a_dictionary_word_not_a_name(lang: str) -> None:
 def test_the_vector_file_holds_exactly_the_associations(lang: str) -> None:
     """scripts/build_bot_associations.py was run after the last edit of the lexicon or of the
     references."""
-    entries = _require(lang) + read_references(lang)
+    _require(lang)
+    entries = read_all(lang)
     texts = {a.text for e in entries for a in e.associations} | set(load_pool(lang))
     assert vectors_path(lang).exists(), "run scripts/build_bot_associations.py"
     with np.load(vectors_path(lang), allow_pickle=False) as data:

@@ -77,7 +77,12 @@ def same_root(a: str, b: str) -> bool:
     "winter"/"winters", "banque"/"banquier", "зима"/"зимой", "fire"/"campfire"; compared as
     written, then with the stem alternations written as one ("soie"/"soyeux").
     """
-    return _same_key(root_key(a), root_key(b)) or _same_key(alternation_key(a), alternation_key(b))
+    ka, kb = root_key(a), root_key(b)
+    if _same_key(ka, kb):
+        return True
+    alt_a, alt_b = alternation_key(a), alternation_key(b)
+    # keys that no alternation changed were compared above
+    return (alt_a, alt_b) != (ka, kb) and _same_key(alt_a, alt_b)
 
 
 def _same_key(ka: str, kb: str) -> bool:

@@ -72,16 +72,12 @@ class HeldRoom:
         before it too (from the runner held, else from the store): a retry of that game's last
         action, its ack lost to a restart or a hop, is acknowledged, not judged in this one."""
         runner = GameRunner.from_row(self.rules, row)
-        before = self.data.previous_game_id if self.data.game_id == row.id else None
-        if before is None:
-            return runner
-        held = self.runner
+        before, held = self.data.previous_game_id, self.runner
         if held is not None and held.game_id == before:
-            known = held.applied_ids
-        else:
+            runner.earlier_ids = held.applied_ids
+        elif before is not None:
             previous = await self.ports.store.load_game(before)
-            known = GameRunner.ids_of(previous.actions) if previous else {}
-        runner.applied_ids = {**known, **runner.applied_ids}
+            runner.earlier_ids = GameRunner.ids_of(previous.actions) if previous else {}
         return runner
 
     async def read(self, notice: Notice) -> int:
@@ -196,7 +192,7 @@ class HeldRoom:
         }
         runner = GameRunner.start(self.rules, game_id, setup)
         if self.runner is not None:  # a retry of the last game's action is not a new action
-            runner.applied_ids.update(self.runner.applied_ids)
+            runner.earlier_ids = self.runner.applied_ids
         return data, runner
 
     async def _create_game(self, runner: GameRunner) -> None:
