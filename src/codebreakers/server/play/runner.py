@@ -49,9 +49,6 @@ class GameRunner:
     version: int = 0
     # (seat, client action id) -> the version it was stored at: retries are answered, not reapplied
     applied_ids: dict[tuple[str, str], int] = field(default_factory=dict)
-    # The room's previous game's own ids: a retry of its last actions (the ack lost to a
-    # restart, a hop or a rematch) is answered with that game's version, not played here.
-    earlier_ids: dict[tuple[str, str], int] = field(default_factory=dict)
     # The seated players, from the setup (which never changes): asked several times per action.
     _seats: frozenset[str] = field(init=False, repr=False)
     # Each seat's Viewer, made once: a frozen dataclass is slow to make, six per action.
@@ -85,12 +82,6 @@ class GameRunner:
     def ids_of(rows: Sequence[ActionRow]) -> dict[tuple[str, str], int]:
         """(seat, client action id) -> version of the stored actions that carry an id."""
         return {(r.seat, r.client_action_id): r.version for r in rows if r.client_action_id}
-
-    def known_version(self, seat: str, client_id: str) -> int | None:
-        """The version an action id was stored at, in this game or the room's previous one."""
-        key = (seat, client_id)
-        found = self.applied_ids.get(key)
-        return found if found is not None else self.earlier_ids.get(key)
 
     def fold(self, rows: list[ActionRow]) -> None:
         """Replay stored actions (already checked when they were first applied) onto the state."""

@@ -60,10 +60,8 @@ class GameActions:
         """Parse, apply, store and push one action; the version it was stored at."""
         room = self._room
         runner = room.runner
-        if runner is not None and action_id is not None:
-            known = runner.known_version(seat, action_id)
-            if known is not None:
-                return known  # a retry, even of a game's last action or the previous game's
+        if runner is not None and action_id is not None and (seat, action_id) in runner.applied_ids:
+            return runner.applied_ids[(seat, action_id)]  # a retry, even of a game's last action
         runner = self.running_seat(seat)
         action = room.rules.parse_action(raw)
         if isinstance(action, Rejection):

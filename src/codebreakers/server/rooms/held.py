@@ -72,12 +72,16 @@ class HeldRoom:
         before it too (from the runner held, else from the store): a retry of that game's last
         action, its ack lost to a restart or a hop, is acknowledged, not judged in this one."""
         runner = GameRunner.from_row(self.rules, row)
-        before, held = self.data.previous_game_id, self.runner
+        before = self.data.previous_game_id
+        if before is None:
+            return runner
+        held = self.runner
         if held is not None and held.game_id == before:
-            runner.earlier_ids = held.applied_ids
-        elif before is not None:
+            known = held.applied_ids
+        else:
             previous = await self.ports.store.load_game(before)
-            runner.earlier_ids = GameRunner.ids_of(previous.actions) if previous else {}
+            known = GameRunner.ids_of(previous.actions) if previous else {}
+        runner.applied_ids = {**known, **runner.applied_ids}
         return runner
 
     async def read(self, notice: Notice) -> int:
@@ -191,8 +195,10 @@ class HeldRoom:
             "now": self.ports.clock(),
         }
         runner = GameRunner.start(self.rules, game_id, setup)
-        if self.runner is not None:  # a retry of the last game's action is not a new action
-            runner.earlier_ids = self.runner.applied_ids
+        # A retry of an earlier game's action is not a new action, nor is a copy a faulty network
+        # delivers late: the ids pile up over the room's games (network campaign, duplicates).
+        if self.runner is not None:
+            runner.applied_ids.update(self.runner.applied_ids)
         return data, runner
 
     async def _create_game(self, runner: GameRunner) -> None:
